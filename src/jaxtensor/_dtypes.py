@@ -1,0 +1,152 @@
+"""Data types, the Array API promotion table and Python-scalar (weak) promotion.
+
+The dtype objects are NumPy ``dtype`` instances (``jt.float32 == np.dtype("float32")``), so
+they interoperate with NumPy and JAX without conversion.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from ._config import X64
+
+bool = np.dtype("bool")  # noqa: A001 - the standard's name
+int8 = np.dtype("int8")
+int16 = np.dtype("int16")
+int32 = np.dtype("int32")
+int64 = np.dtype("int64")
+uint8 = np.dtype("uint8")
+uint16 = np.dtype("uint16")
+uint32 = np.dtype("uint32")
+uint64 = np.dtype("uint64")
+float32 = np.dtype("float32")
+float64 = np.dtype("float64")
+complex64 = np.dtype("complex64")
+complex128 = np.dtype("complex128")
+
+_WIDE = (int64, uint64, float64, complex128)
+_signed_ints = (int8, int16, int32, int64)
+_unsigned_ints = (uint8, uint16, uint32, uint64)
+_all_dtypes_x64 = (
+    bool, *_signed_ints, *_unsigned_ints, float32, float64, complex64, complex128,
+)
+#: Every dtype this process can hold (64-bit ones only in 64-bit mode).
+all_dtypes = _all_dtypes_x64 if X64 else tuple(d for d in _all_dtypes_x64 if d not in _WIDE)
+
+integer_dtypes = tuple(d for d in all_dtypes if d.kind in "iu")
+real_floating_dtypes = tuple(d for d in all_dtypes if d.kind == "f")
+complex_floating_dtypes = tuple(d for d in all_dtypes if d.kind == "c")
+numeric_dtypes = tuple(d for d in all_dtypes if d.kind in "iufc")
+
+default_float = float32
+default_complex = complex64
+default_int = int64 if X64 else int32
+default_index = default_int
+
+_NAMES = {str(d): d for d in _all_dtypes_x64}
+
+
+def _kind_rank(dt: np.dtype) -> int:
+    return {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}[dt.kind]
+
+
+def _promote_pair(a: np.dtype, b: np.dtype) -> np.dtype:
+    """The standard's table; int with float gives the float dtype (no widening)."""
+    if a == b:
+        return a
+    ka, kb = _kind_rank(a), _kind_rank(b)
+    if ka == 0 or kb == 0:
+        if ka == 0 and kb == 0:
+            return bool
+        raise TypeError(
+            f"no type promotion between {a} and {b}: the Array API does not mix bool with "
+            "numeric dtypes; cast one of them with astype()"
+        )
+    if ka != kb:
+        hi, lo = (a, b) if ka > kb else (b, a)
+        if _kind_rank(hi) == 3 and _kind_rank(lo) == 2:
+            return complex128 if max(hi.itemsize // 2, lo.itemsize) == 8 else complex64
+        return hi
+    if a.kind in "fc":
+        return a if a.itemsize >= b.itemsize else b
+    if a.kind == b.kind:
+        return a if a.itemsize >= b.itemsize else b
+    s, u = (a, b) if a.kind == "i" else (b, a)
+    if s.itemsize > u.itemsize:
+        return s
+    if u.itemsize < 8:
+        return np.dtype(f"int{u.itemsize * 16}")
+    raise TypeError(
+        f"no type promotion between {a} and {b}: uint64 and a signed integer have no common "
+        "integer dtype; cast one of them with astype()"
+    )
+
+
+_table: dict[tuple[np.dtype, np.dtype], np.dtype] = {}
+for _a in _all_dtypes_x64:
+    for _b in _all_dtypes_x64:
+        try:
+            _table[_a, _b] = _promote_pair(_a, _b)
+        except TypeError:
+            pass
+
+
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """Promote two dtypes with the Array API table (raises ``TypeError`` off the table)."""
+    try:
+        return _table[a, b]
+    except KeyError:
+        return _promote_pair(np.dtype(a), np.dtype(b))
+
+
+def scalar_result(dtype: np.dtype, scalar: object) -> np.dtype:
+    """Dtype of ``tensor(dtype) <op> scalar`` for a Python scalar (weak promotion)."""
+    if isinstance(scalar, builtins.bool):
+        return dtype
+    if isinstance(scalar, int):
+        return dtype if dtype.kind != "b" else default_int
+    if isinstance(scalar, float):
+        return dtype if dtype.kind in "fc" else default_float
+    if isinstance(scalar, complex):
+        if dtype.kind == "c":
+            return dtype
+        if dtype == float64:
+            return complex128
+        return default_complex
+    raise TypeError(f"unsupported scalar type {type(scalar).__name__}")
+
+
+def as_dtype(dtype: object) -> np.dtype:
+    """Normalise a dtype argument (dtype, name, NumPy/JAX scalar type) to a jaxtensor dtype."""
+    if isinstance(dtype, np.dtype):
+        dt = dtype
+    elif isinstance(dtype, str) and dtype in _NAMES:
+        dt = _NAMES[dtype]
+    else:
+        try:
+            dt = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"{dtype!r} is not a dtype; use e.g. jaxtensor.float32") from None
+    if dt not in _all_dtypes_x64:
+        raise TypeError(
+            f"dtype {dt} is not supported; jaxtensor supports {', '.join(map(str, all_dtypes))}"
+        )
+    if not X64 and dt in _WIDE:
+        raise TypeError(
+            f"dtype {dt} needs JAX's 64-bit mode, which is off (JAX_ENABLE_X64=0); "
+            "unset JAX_ENABLE_X64 or use a 32-bit dtype"
+        )
+    return dt
+
+
+def canonical(dt: np.dtype) -> np.dtype:
+    """The dtype a JAX array of dtype ``dt`` is held as in this process."""
+    if X64 or dt not in _WIDE:
+        return dt
+    return {int64: int32, uint64: uint32, float64: float32, complex128: complex64}[dt]
+
+
+def is_integer(dt: np.dtype) -> builtins.bool:
+    return dt.kind in "iu"

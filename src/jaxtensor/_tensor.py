@@ -1,0 +1,287 @@
+"""The :class:`Tensor`: a mutable array with views over an immutable ``jax.Array``.
+
+A Tensor is a :class:`~jaxtensor._storage.Storage` (shared by every alias) plus a
+:class:`~jaxtensor._view.View` saying how it derives from the storage's base value
+(``None`` for the base itself), plus a cache of its materialised value tagged with the
+storage version it was computed at.
+
+>>> import jaxtensor as jt
+>>> a = jt.ones((2, 3))
+>>> b = a[0]          # a view: no copy, no device work
+>>> b[1] = 10         # writes through to a
+>>> a
+Tensor(shape=[2, 3], dtype=float32, device=cpu,
+       [[ 1., 10.,  1.],
+        [ 1.,  1.,  1.]])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import _indexing, _kernels, _view
+from ._storage import Storage
+
+Tracer = jax.core.Tracer
+
+
+class Tensor:
+    """A mutable n-dimensional array backed by JAX, with NumPy view semantics."""
+
+    __slots__ = ("_storage", "_view", "_cache", "_cache_version", "_base", "__weakref__")
+    __array_priority__ = 100
+
+    # -- construction ------------------------------------------------------------------
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            "Tensor objects are created with jaxtensor functions, e.g. jaxtensor.asarray(data) "
+            "or jaxtensor.zeros(shape)"
+        )
+
+    @classmethod
+    def _wrap(cls, array: Any, *, exported: bool = False) -> Tensor:
+        """A new base Tensor owning ``array`` (a fresh storage)."""
+        t = object.__new__(cls)
+        t._storage = Storage(array, exported=exported)
+        t._view = None
+        t._cache = None
+        t._cache_version = -1
+        t._base = None
+        return t
+
+    def _derive(self, view: _view.View) -> Tensor:
+        """A view of this tensor's storage."""
+        t = object.__new__(Tensor)
+        t._storage = self._storage
+        t._view = view
+        t._cache = None
+        t._cache_version = -1
+        t._base = self._base if self._base is not None else self
+        return t
+
+    # -- value -------------------------------------------------------------------------
+    def _value(self) -> Any:
+        """The current value as a ``jax.Array`` (internal: does not mark it exported)."""
+        st = self._storage
+        if self._view is None:
+            return st.array
+        if self._cache_version == st.version:
+            return self._cache
+        v = _kernels.read_view(st, self._view)
+        self._cache = v
+        self._cache_version = st.version
+        return v
+
+    def _assign(self, value: Any) -> None:
+        """Replace this tensor's whole value (cast/broadcast to it) through its view."""
+        _kernels.assign(self._storage, self._view, value)
+
+    def to_jax(self) -> jax.Array:
+        """The value as a ``jax.Array``; later writes to this Tensor never invalidate it."""
+        v = self._value()
+        if v is self._storage.array:
+            self._storage.exported = True
+        return v
+
+    def __jax_array__(self) -> jax.Array:
+        return self.to_jax()
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        v = self.to_jax()
+        if isinstance(v, Tracer):
+            raise TypeError(
+                "cannot convert a traced Tensor to a NumPy array inside jit/grad/vmap; "
+                "keep the computation in jaxtensor or jax.numpy"
+            )
+        out = np.asarray(v, dtype=dtype)
+        if copy:
+            out = out.copy()
+        return out
+
+    # -- attributes --------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        v = self._view
+        return tuple(self._storage.array.shape) if v is None else v.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        dt = self._storage.array.dtype
+        v = self._view
+        if v is not None and v.comp is not None:
+            return np.dtype(np.float64 if dt == np.complex128 else np.float32)
+        return dt
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-D Tensor")
+        return self.shape[0]
+
+    @property
+    def device(self) -> Any:
+        arr = self._storage.array
+        if isinstance(arr, Tracer):
+            return jax.devices()[0]
+        devs = arr.devices()
+        return next(iter(devs)) if len(devs) == 1 else arr.sharding
+
+    @property
+    def base(self) -> Tensor | None:
+        """The Tensor whose storage this one views (None if it owns its storage)."""
+        return self._base
+
+    @property
+    def T(self) -> Tensor:
+        if self.ndim != 2:
+            raise ValueError(
+                f"Tensor.T needs a 2-D Tensor, got {self.ndim}-D; use .mT or "
+                "jaxtensor.permute_dims for other ranks"
+            )
+        return self._derive(_view.compose_axes(self._view, self.shape, [1, 0]))
+
+    @property
+    def mT(self) -> Tensor:
+        n = self.ndim
+        if n < 2:
+            raise ValueError(f"Tensor.mT needs at least 2 dimensions, got {n}")
+        order = list(range(n - 2)) + [n - 1, n - 2]
+        return self._derive(_view.compose_axes(self._view, self.shape, order))
+
+    # -- indexing ----------------------------------------------------------------------
+    def __getitem__(self, key: Any) -> Tensor:
+        return _indexing.getitem(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _indexing.setitem(self, key, value)
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-D Tensor")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    # -- views ---------------------------------------------------------------------------
+    def view(self, *shape: Any) -> Tensor:
+        """A view with a new shape (PyTorch's ``Tensor.view``); raises if a copy is needed."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        if not shape:
+            return self._derive(_view.compose_axes(self._view, self.shape,
+                                                   list(range(self.ndim))))
+        from ._manipulation import _resolve_shape
+
+        new = _resolve_shape(self.shape, shape)
+        v = _view.compose_reshape(self._view, self.shape, new)
+        if v is None:
+            raise ValueError(
+                f"cannot view a Tensor of shape {self.shape} with these strides as shape {new} "
+                "without copying; use reshape() (which copies) instead"
+            )
+        return self._derive(v)
+
+    def reshape(self, *shape: Any, copy: bool | None = None) -> Tensor:
+        from ._manipulation import reshape
+
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return reshape(self, shape, copy=copy)
+
+    # -- conversion ----------------------------------------------------------------------
+    def _scalar(self, kind: type) -> Any:
+        if self.shape != ():
+            if self.size != 1:
+                raise TypeError(
+                    f"only Tensors with one element can be converted to Python scalars, got "
+                    f"shape {self.shape}"
+                )
+        v = self._value()
+        if isinstance(v, Tracer):
+            raise jax.errors.ConcretizationTypeError(v, f"{kind.__name__}() of a traced Tensor")
+        return np.asarray(v).reshape(()).item()
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar(bool))
+
+    def __int__(self) -> int:
+        if self.dtype.kind == "c":
+            raise TypeError("int() of a complex Tensor; take .real first")
+        v = self._scalar(int)
+        if isinstance(v, float) and not math.isfinite(v):
+            raise (ValueError if math.isnan(v) else OverflowError)(
+                f"cannot convert float {v} to integer")
+        return int(v)
+
+    def __float__(self) -> float:
+        if self.dtype.kind == "c":
+            raise TypeError("float() of a complex Tensor; take .real first")
+        return float(self._scalar(float))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar(complex))
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iu":
+            raise TypeError(f"only integer Tensors can be used as an index, got {self.dtype}")
+        return int(self._scalar(int))
+
+    def item(self) -> Any:
+        return self._scalar(object)
+
+    def tolist(self) -> Any:
+        return np.asarray(self._value()).tolist()
+
+    def numpy(self) -> np.ndarray:
+        return np.array(self._value())
+
+    # -- repr ------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        dev = self.device
+        dev_s = getattr(dev, "platform", str(dev))
+        if getattr(dev, "id", 0) and dev_s != "cpu":
+            dev_s = f"{dev_s}:{dev.id}"
+        head = f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, device={dev_s}"
+        v = self._value()
+        if isinstance(v, Tracer):
+            return head + ", traced)"
+        body = np.array2string(
+            np.asarray(v), separator=", ", prefix=" " * 7, threshold=1000
+        )
+        return f"{head},\n       {body})"
+
+    __str__ = __repr__
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        import jaxtensor
+
+        if api_version not in (None, "2025.12", "2024.12", "2023.12", "2022.12", "2021.12"):
+            raise ValueError(f"unsupported Array API version {api_version!r}")
+        return jaxtensor
+
+
+def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:
+    return (t._value(),), None
+
+
+def _tree_unflatten(aux: None, children: tuple[Any]) -> Tensor:
+    return Tensor._wrap(children[0])
+
+
+jax.tree_util.register_pytree_node(Tensor, _tree_flatten, _tree_unflatten)
+
+__all__ = ["Tensor", "jnp"]

@@ -1,0 +1,403 @@
+"""Views: how a Tensor derives from its storage's base value, and how writes flow back.
+
+A view is a short chain of steps, each with a ``forward(base) -> view`` and a
+``backward(base, new_view) -> new_base`` (PyTorch functionalization's ViewMeta idea):
+
+* :class:`AxisStep` — everything NumPy expresses with strides over the axes of its input:
+  basic indexing (ints, slices with any step, ``None``), ``permute_dims``/``.T``/``.mT``/
+  ``moveaxis``, ``flip``, ``squeeze``, ``expand_dims``. Consecutive ones fold into one, so a
+  chain of slices costs one slice, and a write through it is one update of the base.
+* :class:`ReshapeStep` — ``reshape`` of an input whose memory layout allows it without a copy
+  (NumPy's rule).
+* a trailing component (``real``/``imag`` of a complex value), which commutes with the rest.
+
+The static structure of a view (its steps) keys compiled kernels; the start offsets are
+passed to them as data, so ``x[i]`` for a varying ``i`` compiles once.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from . import _config
+
+NEWAXIS = -1  # an inserted axis of size 1
+EMPTYAXIS = -2  # an inserted axis sliced down to size 0
+
+_IDX_NP = np.int64 if _config.X64 else np.int32
+Tracer = jax.core.Tracer
+
+
+class AxisStep(NamedTuple):
+    """Strided selection over the axes of the input, then a reordering with new axes.
+
+    For input axis ``a``: ``sizes[a]`` elements from the (dynamic) start with stride
+    ``steps[a]`` (negative strides walk backwards); ``fixed[a]`` drops the axis (an integer
+    index). ``out`` lists the output axes: an input axis number, ``NEWAXIS`` or ``EMPTYAXIS``.
+    """
+
+    in_shape: tuple[int, ...]
+    sizes: tuple[int, ...]
+    steps: tuple[int, ...]
+    fixed: tuple[bool, ...]
+    out: tuple[int, ...]
+
+    @property
+    def out_shape(self) -> tuple[int, ...]:
+        s = self.sizes
+        return tuple(s[e] if e >= 0 else (1 if e == NEWAXIS else 0) for e in self.out)
+
+    @staticmethod
+    def identity(shape: tuple[int, ...]) -> AxisStep:
+        n = len(shape)
+        return AxisStep(shape, shape, (1,) * n, (False,) * n, tuple(range(n)))
+
+    def is_identity(self) -> bool:
+        return (
+            self.sizes == self.in_shape
+            and all(k == 1 for k in self.steps)
+            and not any(self.fixed)
+            and self.out == tuple(range(len(self.in_shape)))
+        )
+
+    # -- lowering ---------------------------------------------------------------------
+    def _window(self, starts: Any) -> tuple[list[Any], list[int], bool]:
+        lows, lens, whole = [], [], True
+        for a, (n, size, k) in enumerate(zip(self.in_shape, self.sizes, self.steps)):
+            length = (size - 1) * abs(k) + 1
+            lens.append(length)
+            if length == n:
+                lows.append(0)
+            else:
+                whole = False
+                s = starts[a]
+                lows.append(s if k > 0 else s + (size - 1) * k)
+        return lows, lens, whole
+
+    def forward(self, t: Any, starts: Any) -> Any:
+        out_shape = self.out_shape
+        if math.prod(out_shape) == 0:
+            return jnp.zeros(out_shape, t.dtype)
+        lows, lens, whole = self._window(starts)
+        w = t if whole else lax.dynamic_slice(t, lows, lens)
+        strides = [abs(k) for k in self.steps]
+        if any(k != 1 for k in strides):
+            w = lax.slice(w, [0] * w.ndim, w.shape, strides)
+        rev = tuple(a for a, k in enumerate(self.steps) if k < 0)
+        if rev:
+            w = lax.rev(w, rev)
+        kept = [a for a in range(len(self.in_shape)) if not self.fixed[a]]
+        if len(kept) != w.ndim:
+            w = w.reshape([self.sizes[a] for a in kept])
+        order = [e for e in self.out if e >= 0]
+        if order != kept:
+            w = jnp.transpose(w, [kept.index(e) for e in order])
+        if w.shape != out_shape:
+            w = w.reshape(out_shape)
+        return w
+
+    def backward(self, t: Any, v: Any, starts: Any) -> Any:
+        if math.prod(self.out_shape) == 0:
+            return t
+        order = [e for e in self.out if e >= 0]
+        kept = sorted(order)
+        v = v.reshape([self.sizes[e] for e in order])
+        if order != kept:
+            v = jnp.transpose(v, [order.index(e) for e in kept])
+        v = v.reshape(self.sizes)
+        rev = tuple(a for a, k in enumerate(self.steps) if k < 0)
+        if rev:
+            v = lax.rev(v, rev)
+        lows, lens, whole = self._window(starts)
+        strides = [abs(k) for k in self.steps]
+        if any(k != 1 for k in strides):
+            w = t if whole else lax.dynamic_slice(t, lows, lens)
+            cfg = [(0, 0, k - 1) for k in strides]
+            spread = lax.pad(v, jnp.zeros((), v.dtype), cfg)
+            mask = lax.pad(jnp.ones(v.shape, bool), jnp.zeros((), bool), cfg)
+            v = jnp.where(mask, spread, w)
+        if whole:
+            return v
+        return lax.dynamic_update_slice(t, v, lows)
+
+
+class ReshapeStep(NamedTuple):
+    """``reshape`` of a layout that NumPy can reshape without copying."""
+
+    in_shape: tuple[int, ...]
+    out_shape: tuple[int, ...]
+
+    def forward(self, t: Any, starts: Any) -> Any:
+        return t.reshape(self.out_shape)
+
+    def backward(self, t: Any, v: Any, starts: Any) -> Any:
+        return v.reshape(self.in_shape)
+
+
+Step = AxisStep | ReshapeStep
+
+
+def _n_dyn(step: Step) -> int:
+    return len(step.in_shape) if type(step) is AxisStep else 0
+
+
+class View:
+    """An immutable view description: steps, their start offsets and a component."""
+
+    __slots__ = ("steps", "starts", "comp", "shape", "key")
+
+    def __init__(
+        self, steps: tuple[Step, ...], starts: tuple[Any, ...], comp: str | None = None
+    ) -> None:
+        self.steps = steps
+        self.starts = starts  # flat: the dynamic starts of every AxisStep, in order
+        self.comp = comp
+        self.shape = steps[-1].out_shape if steps else None
+        self.key = (steps, comp)
+
+    def __repr__(self) -> str:
+        return f"View(steps={self.steps}, starts={self.starts}, comp={self.comp})"
+
+    def dyn(self) -> Any:
+        s = self.starts
+        if any(isinstance(v, Tracer) for v in s):
+            return jnp.stack([jnp.asarray(v, _IDX_NP) for v in s]) if s else None
+        return np.array(s, dtype=_IDX_NP)
+
+    def memory_strides(self) -> tuple[int, ...] | None:
+        """Element strides of the view in the base's C-order memory (None if not strided)."""
+        shape = self.steps[0].in_shape
+        strides = c_strides(shape)
+        for st in self.steps:
+            if type(st) is AxisStep:
+                strides = tuple(
+                    strides[e] * st.steps[e] if e >= 0 else 0 for e in st.out
+                )
+                shape = st.out_shape
+            else:
+                strides = nocopy_strides(shape, strides, st.out_shape)
+                if strides is None:
+                    return None
+                shape = st.out_shape
+        return strides
+
+
+# -- strides --------------------------------------------------------------------------
+def c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    out, acc = [], 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= n
+    return tuple(reversed(out))
+
+
+def is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    if math.prod(shape) == 0:
+        return True
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n != 1:
+            if s != expected:
+                return False
+            expected *= n
+    return True
+
+
+def nocopy_strides(
+    shape: tuple[int, ...], strides: tuple[int, ...], new_shape: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """NumPy's ``_attempt_nocopy_reshape`` (C order): new strides, or None if a copy is needed."""
+    if is_c_contiguous(shape, strides):
+        return c_strides(new_shape)
+    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
+    olddims = [n for n, _ in old]
+    oldstrides = [s for _, s in old]
+    newdims = list(new_shape)
+    newstrides = [0] * len(newdims)
+    oi, oj, ni, nj = 0, 1, 0, 1
+    while ni < len(newdims) and oi < len(olddims):
+        p, q = newdims[ni], olddims[oi]
+        while p != q:
+            if p < q:
+                p *= newdims[nj]
+                nj += 1
+            else:
+                q *= olddims[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if oldstrides[ok] != olddims[ok + 1] * oldstrides[ok + 1]:
+                return None
+        newstrides[nj - 1] = oldstrides[oj - 1]
+        for nk in range(nj - 1, ni, -1):
+            newstrides[nk - 1] = newstrides[nk] * newdims[nk]
+        ni = nj
+        nj += 1
+        oi = oj
+        oj += 1
+    last = newstrides[ni - 1] if ni >= 1 else 1
+    for nk in range(ni, len(newdims)):
+        newstrides[nk] = last
+    return tuple(newstrides)
+
+
+# -- the whole chain as pure functions (traceable) ------------------------------------
+def chain_forward(steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any) -> Any:
+    t, off = base, 0
+    for st in steps:
+        n = _n_dyn(st)
+        t = st.forward(t, None if n == 0 else [dyn[off + i] for i in range(n)])
+        off += n
+    if comp == "real":
+        t = jnp.real(t)
+    elif comp == "imag":
+        t = jnp.imag(t)
+    return t
+
+
+def chain_backward(
+    steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any, v: Any
+) -> Any:
+    """The new base after the view's value is replaced by ``v``."""
+    ts, starts, t, off = [], [], base, 0
+    for st in steps:
+        n = _n_dyn(st)
+        s = None if n == 0 else [dyn[off + i] for i in range(n)]
+        off += n
+        ts.append(t)
+        starts.append(s)
+        t = st.forward(t, s)
+    if comp == "real":
+        v = lax.complex(v.astype(jnp.real(t).dtype), jnp.imag(t))
+    elif comp == "imag":
+        v = lax.complex(jnp.real(t), v.astype(jnp.imag(t).dtype))
+    for st, t_in, s in zip(reversed(steps), reversed(ts), reversed(starts)):
+        v = st.backward(t_in, v, s)
+    return v
+
+
+# -- building views -------------------------------------------------------------------
+def base_view(shape: tuple[int, ...]) -> View:
+    return View((AxisStep.identity(shape),), (0,) * len(shape))
+
+
+def _axis_tail(view: View | None, shape: tuple[int, ...]) -> View:
+    """``view`` with an AxisStep last (appending an identity step when needed)."""
+    if view is None:
+        return base_view(shape)
+    if type(view.steps[-1]) is AxisStep:
+        return view
+    return View(view.steps + (AxisStep.identity(shape),), view.starts + (0,) * len(shape),
+                view.comp)
+
+
+def _replace_tail(view: View, step: AxisStep, tail_starts: list[Any]) -> View:
+    n = len(step.in_shape)
+    starts = view.starts[: len(view.starts) - n] + tuple(tail_starts)
+    return View(view.steps[:-1] + (step,), starts, view.comp)
+
+
+def compose_basic(
+    view: View | None, shape: tuple[int, ...], ops: list[tuple]
+) -> View:
+    """Fold a parsed basic index (on a tensor of ``shape`` with view ``view``) into a view.
+
+    ``ops`` is a list of ``("n",)`` (new axis), ``("i", index)`` (normalised integer,
+    possibly traced) and ``("s", start, size, step)`` (normalised slice) entries, one per
+    consumed axis in order; unconsumed trailing axes are kept whole.
+    """
+    view = _axis_tail(view, shape)
+    st: AxisStep = view.steps[-1]
+    n_in = len(st.in_shape)
+    starts = list(view.starts[len(view.starts) - n_in:])
+    sizes, steps, fixed = list(st.sizes), list(st.steps), list(st.fixed)
+    out: list[int] = []
+    j = 0
+    for op in ops:
+        kind = op[0]
+        if kind == "n":
+            out.append(NEWAXIS)
+            continue
+        e = st.out[j]
+        j += 1
+        if e < 0:  # an inserted axis of size 1 (or 0)
+            if kind == "s":
+                out.append(NEWAXIS if op[2] == 1 else EMPTYAXIS)
+            continue
+        if kind == "i":
+            starts[e] = starts[e] + op[1] * steps[e]
+            sizes[e], steps[e], fixed[e] = 1, 1, True
+        else:
+            _, s, size, k = op
+            if size > 0:
+                starts[e] = starts[e] + s * steps[e]
+                steps[e] = steps[e] * k if size > 1 else 1
+            sizes[e] = size
+            out.append(e)
+    out.extend(st.out[j:])
+    new = AxisStep(st.in_shape, tuple(sizes), tuple(steps), tuple(fixed), tuple(out))
+    return _replace_tail(view, new, starts)
+
+
+def compose_axes(view: View | None, shape: tuple[int, ...], out_order: list[int]) -> View:
+    """Reorder/insert/remove output axes: ``out_order`` lists old output axes (or NEWAXIS).
+
+    Old axes missing from ``out_order`` must have size 1 and are dropped (squeeze).
+    """
+    view = _axis_tail(view, shape)
+    st: AxisStep = view.steps[-1]
+    n_in = len(st.in_shape)
+    starts = list(view.starts[len(view.starts) - n_in:])
+    sizes, steps, fixed = list(st.sizes), list(st.steps), list(st.fixed)
+    present = set(j for j in out_order if j >= 0)
+    for j, e in enumerate(st.out):
+        if j not in present and e >= 0:
+            fixed[e], sizes[e], steps[e] = True, 1, 1
+    out = tuple(st.out[j] if j >= 0 else NEWAXIS for j in out_order)
+    new = AxisStep(st.in_shape, tuple(sizes), tuple(steps), tuple(fixed), out)
+    return _replace_tail(view, new, starts)
+
+
+def compose_reshape(
+    view: View | None, shape: tuple[int, ...], new_shape: tuple[int, ...]
+) -> View | None:
+    """A view for ``reshape`` when NumPy would return one; None when a copy is needed."""
+    if view is None:
+        if shape == new_shape:
+            return base_view(shape)
+        return View((ReshapeStep(shape, new_shape),), ())
+    strides = view.memory_strides()
+    if strides is None or nocopy_strides(shape, strides, new_shape) is None:
+        return None
+    steps, starts = view.steps, view.starts
+    last = steps[-1]
+    if type(last) is ReshapeStep:
+        steps = steps[:-1]
+        in_shape = last.in_shape
+    elif last.is_identity():
+        starts = starts[: len(starts) - len(last.in_shape)]
+        steps = steps[:-1]
+        in_shape = last.in_shape
+    else:
+        in_shape = shape
+    if not steps and in_shape == new_shape:
+        return View((AxisStep.identity(new_shape),), (0,) * len(new_shape), view.comp)
+    return View(steps + (ReshapeStep(in_shape, new_shape),), starts, view.comp)
+
+
+def with_component(view: View | None, shape: tuple[int, ...], comp: str) -> View:
+    view = _axis_tail(view, shape)
+    return View(view.steps, view.starts, comp)
+
+
+def element_set(view: View | None, base_shape: tuple[int, ...]) -> np.ndarray:
+    """Flat indices (into the base) of the elements a view covers, for overlap tests."""
+    ids = np.arange(math.prod(base_shape), dtype=np.int64).reshape(base_shape)
+    if view is None:
+        return ids.ravel()
+    return np.asarray(chain_forward(view.steps, None, jnp.asarray(ids), view.dyn())).ravel()
