@@ -7,21 +7,33 @@
 >>> x
 Tensor(shape=[4], dtype=float32, device=cpu,
        [0., 7., 7., 0.])
+
+The namespace is the package: every module below contributes its ``__all__``.
 """
 
-from ._config import X64 as _X64  # noqa: F401  (enables 64-bit mode first)
-from ._creation import (
-    arange,
-    asarray,
-    empty,
-    empty_like,
-    full,
-    full_like,
-    ones,
-    ones_like,
-    zeros,
-    zeros_like,
+from ._config import X64 as _X64  # enables 64-bit mode before anything else
+
+from . import (
+    _creation,
+    _data_type_functions,
+    _dtypes,
+    _elementwise,
+    _index_select,
+    _indexing_functions,
+    _info,
+    _linear_algebra,
+    _manipulation,
+    _searching,
+    _set,
+    _sorting,
+    _statistical,
+    _transforms,
+    _utility,
+    fft,
+    linalg,
 )
+from ._creation import *  # noqa: F403
+from ._data_type_functions import *  # noqa: F403
 from ._dtypes import (
     bool,
     complex64,
@@ -38,61 +50,41 @@ from ._dtypes import (
     uint64,
 )
 from ._elementwise import *  # noqa: F403
-from ._elementwise import imag, real
+from ._index_select import *  # noqa: F403
 from ._indexing import NonConcreteBooleanIndexError
-from ._manipulation import (
-    expand_dims,
-    flip,
-    matrix_transpose,
-    moveaxis,
-    permute_dims,
-    reshape,
-    squeeze,
-)
+from ._indexing_functions import *  # noqa: F403
+from ._info import *  # noqa: F403
+from ._linear_algebra import *  # noqa: F403
+from ._manipulation import *  # noqa: F403
 from ._operators import install as _install_operators
+from ._searching import *  # noqa: F403
+from ._set import *  # noqa: F403
+from ._sorting import *  # noqa: F403
+from ._statistical import *  # noqa: F403
 from ._storage import TracerLeakError
 from ._tensor import Tensor
-from ._utility import shares_memory
+from ._transforms import *  # noqa: F403
+from ._utility import *  # noqa: F403
 
 _install_operators()
 
 __array_api_version__ = "2025.12"
 
-__all__ = [
-    "Tensor",
-    "TracerLeakError",
-    "NonConcreteBooleanIndexError",
-    "arange",
-    "asarray",
-    "empty",
-    "empty_like",
-    "full",
-    "full_like",
-    "ones",
-    "ones_like",
-    "zeros",
-    "zeros_like",
-    "bool",
-    "complex64",
-    "complex128",
-    "float32",
-    "float64",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "expand_dims",
-    "flip",
-    "matrix_transpose",
-    "moveaxis",
-    "permute_dims",
-    "reshape",
-    "squeeze",
-    "real",
-    "imag",
-    "shares_memory",
+_DTYPE_NAMES = [
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
 ]
+
+__all__ = sorted(
+    {"Tensor", "TracerLeakError", "NonConcreteBooleanIndexError", "fft", "linalg",
+     "__array_api_version__", *_DTYPE_NAMES}
+    | {
+        n
+        for m in (
+            _creation, _data_type_functions, _elementwise, _index_select,
+            _indexing_functions, _info, _linear_algebra, _manipulation, _searching, _set,
+            _sorting, _statistical, _transforms, _utility,
+        )
+        for n in m.__all__
+    }
+)

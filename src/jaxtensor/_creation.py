@@ -13,6 +13,19 @@ import numpy as np
 from . import _dtypes
 from ._tensor import Tensor
 
+__all__ = [
+    "arange",
+    "asarray",
+    "empty",
+    "empty_like",
+    "full",
+    "full_like",
+    "ones",
+    "ones_like",
+    "zeros",
+    "zeros_like",
+]
+
 Tracer = jax.core.Tracer
 
 

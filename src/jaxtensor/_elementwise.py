@@ -16,6 +16,37 @@ import numpy as np
 from . import _dtypes, _kernels
 from ._tensor import Tensor
 
+__all__ = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "remainder",
+    "pow",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "bitwise_invert",
+    "negative",
+    "positive",
+    "abs",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_not",
+    "real",
+    "imag",
+    "matmul",
+]
+
 _SCALARS = (bool, int, float, complex)
 
 

@@ -19,7 +19,6 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _kernels, _view
-from ._view import View
 
 if TYPE_CHECKING:
     from ._tensor import Tensor

@@ -13,6 +13,16 @@ import jax.numpy as jnp
 from . import _kernels, _view
 from ._tensor import Tensor
 
+__all__ = [
+    "expand_dims",
+    "flip",
+    "matrix_transpose",
+    "moveaxis",
+    "permute_dims",
+    "reshape",
+    "squeeze",
+]
+
 
 def _axis(axis: Any, ndim: int, name: str = "axis") -> int:
     a = operator.index(axis)

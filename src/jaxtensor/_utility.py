@@ -7,6 +7,10 @@ import numpy as np
 from . import _view
 from ._tensor import Tensor
 
+__all__ = [
+    "shares_memory",
+]
+
 
 def shares_memory(a: Tensor, b: Tensor, /) -> bool:
     """True when a write through one of ``a``, ``b`` can change the other.

@@ -1,0 +1,3 @@
+"""_index_select (to be filled in)."""
+
+__all__: list[str] = []

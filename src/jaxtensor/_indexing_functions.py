@@ -1,0 +1,3 @@
+"""_indexing_functions (to be filled in)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""_info (to be filled in)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""_linear_algebra (to be filled in)."""
+
+__all__: list[str] = []

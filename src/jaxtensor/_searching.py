@@ -1,0 +1,3 @@
+"""_searching (to be filled in)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""_set (to be filled in)."""
+
+__all__: list[str] = []

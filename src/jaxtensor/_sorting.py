@@ -1,0 +1,3 @@
+"""_sorting (to be filled in)."""
+
+__all__: list[str] = []

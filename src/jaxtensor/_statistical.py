@@ -1,0 +1,3 @@
+"""_statistical (to be filled in)."""
+
+__all__: list[str] = []

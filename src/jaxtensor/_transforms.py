@@ -1,0 +1,3 @@
+"""_transforms (to be filled in)."""
+
+__all__: list[str] = []

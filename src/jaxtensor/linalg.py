@@ -1,0 +1,3 @@
+"""The linalg extension of the Array API standard (to be filled in)."""
+
+__all__: list[str] = []
