@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _kernels, _view
+from . import _fastpath, _kernels, _view
 
 if TYPE_CHECKING:
     from ._tensor import Tensor
@@ -475,6 +475,11 @@ def _ops(parsed: Parsed) -> list[tuple]:
 def getitem(x: Tensor, key: Any) -> Tensor:
     from ._tensor import Tensor
 
+    sig = _fastpath.signature(key)
+    if sig is not None:
+        out = _fastpath.getitem(x, key, sig)
+        if out is not None:
+            return out
     shape = x.shape
     p = parse(key, shape)
     if not p.advanced:
@@ -494,6 +499,9 @@ def getitem(x: Tensor, key: Any) -> Tensor:
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
+    sig = _fastpath.signature(key)
+    if sig is not None and _fastpath.setitem(x, key, sig, value):
+        return
     shape = x.shape
     p = parse(key, shape)
     if p.shape is None:

@@ -63,12 +63,21 @@ def update(storage: Storage, key: Hashable, build: Callable[[], Callable], *args
 
 # -- views -----------------------------------------------------------------------------
 def read_view(storage: Storage, view: _view.View) -> Any:
-    return call(
-        ("read", view.key),
-        lambda: partial(_view.chain_forward, view.steps, view.comp),
-        storage.array,
-        view.dyn(),
-    )
+    arr = storage.array
+    dyn = view.dyn()
+    if isinstance(arr, Tracer) or isinstance(dyn, Tracer):
+        return _view.chain_forward(view.steps, view.comp, arr, dyn)
+    cache = view.fast
+    if cache is None:
+        cache = view.fast = {}
+    fn = cache.get("read")
+    if fn is None:
+        key = ("read", view.key)
+        fn = _pure.get(key)
+        if fn is None:
+            fn = _pure[key] = jax.jit(partial(_view.chain_forward, view.steps, view.comp))
+        cache["read"] = fn
+    return fn(arr, dyn)
 
 
 def _fit(v: Any, dtype: Any, shape: tuple[int, ...]) -> Any:

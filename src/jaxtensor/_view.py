@@ -150,7 +150,7 @@ def _n_dyn(step: Step) -> int:
 class View:
     """An immutable view description: steps, their start offsets and a component."""
 
-    __slots__ = ("steps", "starts", "comp", "shape", "key")
+    __slots__ = ("steps", "starts", "comp", "shape", "key", "fast")
 
     def __init__(
         self, steps: tuple[Step, ...], starts: tuple[Any, ...], comp: str | None = None
@@ -160,15 +160,17 @@ class View:
         self.comp = comp
         self.shape = steps[-1].out_shape if steps else None
         self.key = (steps, comp)
+        self.fast: dict | None = None  # per-view cache of fast-path templates
 
     def __repr__(self) -> str:
         return f"View(steps={self.steps}, starts={self.starts}, comp={self.comp})"
 
     def dyn(self) -> Any:
         s = self.starts
-        if any(isinstance(v, Tracer) for v in s):
-            return jnp.stack([jnp.asarray(v, _IDX_NP) for v in s]) if s else None
-        return np.array(s, dtype=_IDX_NP)
+        try:
+            return np.array(s, dtype=_IDX_NP)
+        except Exception:  # noqa: BLE001 - a traced start (an index inside jit)
+            return jnp.stack([jnp.asarray(v, _IDX_NP) for v in s])
 
     def memory_strides(self) -> tuple[int, ...] | None:
         """Element strides of the view in the base's C-order memory (None if not strided)."""
