@@ -9,18 +9,28 @@ import operator
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 
-from . import _kernels, _view
+from . import _args, _dtypes, _kernels, _view
 from ._tensor import Tensor
 
 __all__ = [
+    "broadcast_arrays",
+    "broadcast_shapes",
+    "broadcast_to",
+    "concat",
     "expand_dims",
     "flip",
     "matrix_transpose",
     "moveaxis",
     "permute_dims",
+    "repeat",
     "reshape",
+    "roll",
     "squeeze",
+    "stack",
+    "tile",
+    "unstack",
 ]
 
 
@@ -125,3 +135,283 @@ def flip(x: Tensor, /, *, axis: Any = None) -> Tensor:
     axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
     key = tuple(slice(None, None, -1) if a in axes else slice(None) for a in range(x.ndim))
     return x[key]
+
+
+# -- functions returning new storage ------------------------------------------------------
+def broadcast_shapes(*shapes: Any) -> tuple[int | None, ...]:
+    """The shape that ``shapes`` broadcast to (``None`` stands for an unknown size).
+
+    >>> import jaxtensor as jt
+    >>> jt.broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    """
+    ndim = max((len(s) for s in shapes), default=0)
+    out: list[int | None] = []
+    for i in range(-ndim, 0):
+        size = 1
+        unknown = False
+        for s in shapes:
+            if len(s) < -i:
+                continue
+            d = s[i]
+            if d is None:
+                unknown = True
+                continue
+            d = operator.index(d)
+            if d == 1:
+                continue
+            if size == 1:
+                size = d
+            elif d != size:
+                raise ValueError(
+                    f"shapes {', '.join(map(str, map(tuple, shapes)))} cannot be broadcast "
+                    "together"
+                )
+        if unknown:
+            size = None
+        out.append(size)
+    return tuple(out)
+
+
+def broadcast_to(x: Tensor, /, shape: Any) -> Tensor:
+    """A new Tensor holding ``x`` broadcast to ``shape``.
+
+    >>> import jaxtensor as jt
+    >>> jt.broadcast_to(jt.asarray([1, 2]), (2, 2)).shape
+    (2, 2)
+    """
+    v = _args.value(x)
+    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else tuple(
+        operator.index(s) for s in shape)
+    xs = tuple(v.shape)
+    if len(shape) < len(xs) or any(
+        d != 1 and d != s for d, s in zip(xs[::-1], shape[::-1])
+    ):
+        raise ValueError(f"cannot broadcast a Tensor of shape {xs} to shape {shape}")
+    out = _kernels.call(("broadcast_to", shape), lambda: lambda a: jnp.broadcast_to(a, shape), v)
+    return _args.wrap(out, x)
+
+
+def broadcast_arrays(*arrays: Tensor) -> tuple[Tensor, ...]:
+    """New Tensors holding ``arrays`` broadcast to one shape.
+
+    >>> import jaxtensor as jt
+    >>> [a.shape for a in jt.broadcast_arrays(jt.zeros((2, 1)), jt.zeros(3))]
+    [(2, 3), (2, 3)]
+    """
+    if len(arrays) == 1 and isinstance(arrays[0], (list, tuple)):
+        arrays = tuple(arrays[0])
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return tuple(broadcast_to(a, shape) for a in arrays)
+
+
+def _promoted(arrays: Any, fname: str) -> tuple[list[Any], np.dtype]:
+    if isinstance(arrays, Tensor) or not isinstance(arrays, (list, tuple)):
+        raise TypeError(f"{fname}() takes a list or tuple of Tensors")
+    if not arrays:
+        raise ValueError(f"{fname}() needs at least one Tensor")
+    vals = [_args.value(a, "arrays[i]") for a in arrays]
+    dt = np.dtype(vals[0].dtype)
+    for v in vals[1:]:
+        dt = _dtypes.promote(dt, np.dtype(v.dtype))
+    return vals, dt
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Tensor:
+    """Join Tensors along an existing axis (``axis=None``: flatten them first); dtypes
+    promote with the standard's rules.
+
+    >>> import jaxtensor as jt
+    >>> jt.concat([jt.asarray([1, 2]), jt.asarray([3])])
+    Tensor(shape=[3], dtype=int64, device=cpu,
+           [1, 2, 3])
+    """
+    vals, dt = _promoted(arrays, "concat")
+    if axis is not None:
+        nd = vals[0].ndim
+        if nd == 0:
+            raise ValueError("concat() cannot join 0-D Tensors; use stack()")
+        for v in vals:
+            if v.ndim != nd:
+                raise ValueError(
+                    f"concat(): all Tensors must have the same number of dimensions, got "
+                    f"{[tuple(w.shape) for w in vals]}"
+                )
+        ax = _args.normalize_axis(axis, nd)
+        for v in vals:
+            if tuple(v.shape[:ax]) + tuple(v.shape[ax + 1:]) != tuple(
+                    vals[0].shape[:ax]) + tuple(vals[0].shape[ax + 1:]):
+                raise ValueError(
+                    f"concat(): shapes {[tuple(w.shape) for w in vals]} differ off axis {ax}"
+                )
+    else:
+        ax = None
+
+    def build() -> Any:
+        def f(*vs: Any) -> Any:
+            vs = [w.astype(dt) if w.dtype != dt else w for w in vs]
+            if ax is None:
+                vs = [w.reshape(-1) for w in vs]
+                return jnp.concatenate(vs, axis=0)
+            return jnp.concatenate(vs, axis=ax)
+
+        return f
+
+    return _args.wrap(_kernels.call(("concat", ax, dt, len(vals)), build, *vals), *arrays)
+
+
+def stack(arrays: Any, /, *, axis: int = 0) -> Tensor:
+    """Join same-shaped Tensors along a new axis.
+
+    >>> import jaxtensor as jt
+    >>> jt.stack([jt.zeros(3), jt.ones(3)], axis=1).shape
+    (3, 2)
+    """
+    vals, dt = _promoted(arrays, "stack")
+    shape = tuple(vals[0].shape)
+    for v in vals:
+        if tuple(v.shape) != shape:
+            raise ValueError(
+                f"stack(): all Tensors must have the same shape, got "
+                f"{[tuple(w.shape) for w in vals]}"
+            )
+    ax = _args.normalize_axis(axis, len(shape) + 1)
+
+    def build() -> Any:
+        def f(*vs: Any) -> Any:
+            return jnp.stack([w.astype(dt) if w.dtype != dt else w for w in vs], axis=ax)
+
+        return f
+
+    return _args.wrap(_kernels.call(("stack", ax, dt, len(vals)), build, *vals), *arrays)
+
+
+def unstack(x: Tensor, /, *, axis: int = 0) -> tuple[Tensor, ...]:
+    """Split ``x`` along ``axis`` into a tuple of new Tensors.
+
+    >>> import jaxtensor as jt
+    >>> [t.tolist() for t in jt.unstack(jt.asarray([[1, 2], [3, 4]]))]
+    [[1, 2], [3, 4]]
+    """
+    v = _args.value(x)
+    if v.ndim == 0:
+        raise ValueError("unstack() needs a Tensor with at least one dimension")
+    ax = _args.normalize_axis(axis, v.ndim)
+    n = v.shape[ax]
+
+    def build() -> Any:
+        def f(a: Any) -> Any:
+            return tuple(jnp.take(a, i, axis=ax) for i in range(n))
+
+        return f
+
+    outs = _kernels.call(("unstack", ax, n), build, v)
+    return tuple(Tensor._wrap(o) for o in outs)
+
+
+def repeat(x: Tensor, repeats: Any, /, *, axis: int | None = None) -> Tensor:
+    """Repeat each element ``repeats`` times (an int, or one count per element along
+    ``axis``; ``axis=None`` flattens first).
+
+    >>> import jaxtensor as jt
+    >>> jt.repeat(jt.asarray([1, 2]), jt.asarray([2, 1]))
+    Tensor(shape=[3], dtype=int64, device=cpu,
+           [1, 1, 2])
+    """
+    v = _args.value(x)
+    if axis is None:
+        n = v.size
+        ax = None
+    else:
+        ax = _args.normalize_axis(axis, v.ndim)
+        n = v.shape[ax]
+    if isinstance(repeats, Tensor) or hasattr(repeats, "__array_namespace__"):
+        r = _args.value(repeats, "repeats")
+        if np.dtype(r.dtype).kind not in "iu":
+            raise TypeError(f"repeat(): repeats must have an integer dtype, got {r.dtype}")
+        if r.ndim > 1:
+            raise ValueError(f"repeat(): repeats must be 0-D or 1-D, got shape {r.shape}")
+        if r.ndim == 1 and r.shape[0] not in (1, n):
+            raise ValueError(
+                f"repeat(): repeats has {r.shape[0]} entries; it needs 1 or {n} "
+                "(the size of the axis)"
+            )
+        if _args.is_traced(r):
+            raise ValueError(
+                "repeat(): with a traced repeats Tensor the output shape is not known; pass "
+                "repeats as a Python int, or call repeat outside jit"
+            )
+        rn = np.asarray(r).reshape(-1).astype(np.int64)
+        if (rn < 0).any():
+            raise ValueError("repeat(): repeats must be non-negative")
+        total = int(rn.sum()) * (n if rn.size == 1 else 1)
+        if rn.size == 1:
+            rep = int(rn[0])
+
+            def build() -> Any:
+                return lambda a: jnp.repeat(a, rep, axis=ax)
+
+            out = _kernels.call(("repeat", rep, ax), build, v)
+        else:
+            def build() -> Any:
+                return lambda a, rr: jnp.repeat(a, rr, axis=ax, total_repeat_length=total)
+
+            out = _kernels.call(("repeat_arr", total, ax), build, v, jnp.asarray(rn))
+        return _args.wrap(out, x)
+    rep = operator.index(repeats)
+    if rep < 0:
+        raise ValueError("repeat(): repeats must be non-negative")
+    out = _kernels.call(("repeat", rep, ax), lambda: lambda a: jnp.repeat(a, rep, axis=ax), v)
+    return _args.wrap(out, x)
+
+
+def roll(x: Tensor, /, shift: Any, *, axis: Any = None) -> Tensor:
+    """Shift elements cyclically along ``axis`` (``None``: over the flattened Tensor).
+
+    >>> import jaxtensor as jt
+    >>> jt.roll(jt.asarray([1, 2, 3]), 1).tolist()
+    [3, 1, 2]
+    """
+    v = _args.value(x)
+    if isinstance(shift, (tuple, list)):
+        sh: Any = tuple(operator.index(s) for s in shift)
+    else:
+        sh = operator.index(shift)
+    if axis is None:
+        if isinstance(sh, tuple):
+            if len(sh) != 1:
+                raise ValueError("roll(): with axis=None, shift must be a single int")
+            sh = sh[0]
+        ax: Any = None
+    elif isinstance(axis, (tuple, list)):
+        ax = tuple(_args.normalize_axis(a, v.ndim) for a in axis)
+        if isinstance(sh, int):
+            sh = (sh,) * len(ax)
+        if len(sh) != len(ax):
+            raise ValueError(
+                f"roll(): shift {shift!r} and axis {axis!r} must have the same length"
+            )
+    else:
+        ax = _args.normalize_axis(axis, v.ndim)
+        if isinstance(sh, tuple):
+            raise ValueError("roll(): a tuple shift needs a tuple axis of the same length")
+
+    def build() -> Any:
+        return lambda a: jnp.roll(a, sh, axis=ax)
+
+    return _args.wrap(_kernels.call(("roll", sh, ax), build, v), x)
+
+
+def tile(x: Tensor, repetitions: Any, /) -> Tensor:
+    """Repeat the whole Tensor ``repetitions[i]`` times along each axis ``i``.
+
+    >>> import jaxtensor as jt
+    >>> jt.tile(jt.asarray([1, 2]), (2,)).tolist()
+    [1, 2, 1, 2]
+    """
+    v = _args.value(x)
+    reps = (tuple(operator.index(r) for r in repetitions)
+            if isinstance(repetitions, (tuple, list)) else (operator.index(repetitions),))
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile(): repetitions must be non-negative, got {reps}")
+    return _args.wrap(_kernels.call(("tile", reps), lambda: lambda a: jnp.tile(a, reps), v), x)

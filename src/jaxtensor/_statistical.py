@@ -1,3 +1,318 @@
-"""_statistical (to be filled in)."""
+"""Statistical functions of the Array API standard: ``cumulative_sum``,
+``cumulative_prod``, ``max``, ``mean``, ``min``, ``prod``, ``std``, ``sum``, ``var``.
 
-__all__: list[str] = []
+Result dtypes follow the standard (2023.12 and later): ``sum``/``prod``/``cumulative_*``
+keep a floating-point dtype, and widen a narrower integer dtype to the default integer
+dtype (``int64``; unsigned to ``uint64``); ``bool`` sums to the default integer dtype.
+With ``dtype=`` the input is cast first. ``mean``/``var``/``std`` of integers give the
+default floating-point dtype; ``var``/``std`` are NaN where ``N - correction <= 0``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from . import _args, _dtypes, _kernels
+from ._tensor import Tensor
+
+__all__ = [
+    "cumulative_prod",
+    "cumulative_sum",
+    "max",
+    "mean",
+    "min",
+    "prod",
+    "std",
+    "sum",
+    "var",
+]
+
+
+def accumulation_dtype(dt: np.dtype, dtype: Any) -> np.dtype:
+    """Result dtype of sum/prod/cumulative_*/trace for input dtype ``dt``."""
+    if dtype is not None:
+        return _dtypes.as_dtype(dtype)
+    if dt.kind == "b":
+        return _dtypes.default_int
+    if dt.kind == "i":
+        return _dtypes.default_int if dt.itemsize < _dtypes.default_int.itemsize else dt
+    if dt.kind == "u":
+        du = np.dtype(f"uint{_dtypes.default_int.itemsize * 8}")
+        return du if dt.itemsize < du.itemsize else dt
+    return dt
+
+
+def _reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool,
+            dt: np.dtype | None = None, **static: Any) -> Tensor:
+    v = _args.value(x)
+    axes = _args.normalize_axes(axis, v.ndim)
+    keep = bool(keepdims)
+    items = tuple(sorted(static.items()))
+
+    def build() -> Any:
+        def f(a: Any) -> Any:
+            if dt is not None and a.dtype != dt:
+                a = a.astype(dt)
+            return fn(a, axes, keep, **static)
+
+        return f
+
+    return _args.wrap(_kernels.call((name, axes, keep, dt, items), build, v), x)
+
+
+def _sum(a: Any, axes: tuple, keep: bool) -> Any:
+    return jnp.sum(a, axis=axes, keepdims=keep, dtype=a.dtype)
+
+
+def _prod(a: Any, axes: tuple, keep: bool) -> Any:
+    return jnp.prod(a, axis=axes, keepdims=keep, dtype=a.dtype)
+
+
+def sum(x: Tensor, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
+        keepdims: bool = False) -> Tensor:
+    """Sum of the elements over ``axis`` (all axes by default).
+
+    >>> import jaxtensor as jt
+    >>> jt.sum(jt.asarray([[1, 2], [3, 4]]), axis=0).tolist()
+    [4, 6]
+    """
+    dt = accumulation_dtype(np.dtype(_args.value(x).dtype), dtype)
+    return _reduce("sum", _sum, x, axis, keepdims, dt)
+
+
+def prod(x: Tensor, /, *, axis: Any = None, dtype: Any = None,
+         keepdims: bool = False) -> Tensor:
+    """Product of the elements over ``axis`` (all axes by default).
+
+    >>> import jaxtensor as jt
+    >>> int(jt.prod(jt.asarray([1, 2, 3, 4])))
+    24
+    """
+    dt = accumulation_dtype(np.dtype(_args.value(x).dtype), dtype)
+    return _reduce("prod", _prod, x, axis, keepdims, dt)
+
+
+def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
+    v = _args.value(x)
+    if np.dtype(v.dtype).kind == "c":
+        raise TypeError(f"{name}() needs a real-valued Tensor, got {v.dtype}")
+    axes = _args.normalize_axes(axis, v.ndim)
+    if any(v.shape[a] == 0 for a in axes) or (v.size == 0 and not axes and v.ndim == 0):
+        raise ValueError(
+            f"{name}() over zero elements has no identity; reduce a non-empty Tensor or use "
+            "where() with an initial value"
+        )
+    fn = jnp.max if name == "max" else jnp.min
+    return _reduce(name, lambda a, ax, k: fn(a, axis=ax, keepdims=k), x, axis, keepdims)
+
+
+def max(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Maximum over ``axis`` (NaN if any element is NaN).
+
+    >>> import jaxtensor as jt
+    >>> float(jt.max(jt.asarray([1.0, 5.0, 2.0])))
+    5.0
+    """
+    return _extremum("max", x, axis, keepdims)
+
+
+def min(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """Minimum over ``axis`` (NaN if any element is NaN).
+
+    >>> import jaxtensor as jt
+    >>> float(jt.min(jt.asarray([1.0, 5.0, 2.0])))
+    1.0
+    """
+    return _extremum("min", x, axis, keepdims)
+
+
+def _float_dtype(v: Any, fname: str, complex_ok: bool) -> np.dtype:
+    dt = np.dtype(v.dtype)
+    if dt.kind == "c" and not complex_ok:
+        raise TypeError(f"{fname}() needs a real-valued Tensor, got {dt}")
+    if dt.kind in "iub":
+        return _dtypes.default_float
+    return dt
+
+
+def _mean(a: Any, axes: tuple, keep: bool) -> Any:
+    return jnp.mean(a, axis=axes, keepdims=keep, dtype=a.dtype)
+
+
+def mean(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:
+    """Arithmetic mean over ``axis`` (NaN over zero elements).
+
+    >>> import jaxtensor as jt
+    >>> float(jt.mean(jt.asarray([1.0, 2.0, 6.0])))
+    3.0
+    """
+    dt = _float_dtype(_args.value(x), "mean", True)
+    return _reduce("mean", _mean, x, axis, keepdims, dt)
+
+
+def _var(a: Any, axes: tuple, keep: bool, correction: float) -> Any:
+    n = math.prod(a.shape[i] for i in axes)
+    mu = jnp.mean(a, axis=axes, keepdims=True, dtype=a.dtype)
+    d = a - mu
+    ss = jnp.sum(d * d, axis=axes, keepdims=keep, dtype=a.dtype)
+    den = n - correction
+    if den <= 0:
+        return jnp.full(ss.shape, jnp.nan, a.dtype)
+    return (ss / jnp.asarray(den, a.dtype)).astype(a.dtype)
+
+
+def _std(a: Any, axes: tuple, keep: bool, correction: float) -> Any:
+    return jnp.sqrt(_var(a, axes, keep, correction))
+
+
+def _correction(c: Any) -> float:
+    if isinstance(c, builtins.bool) or not isinstance(c, (int, float, np.integer, np.floating)):
+        raise TypeError(f"correction must be an int or a float, got {type(c).__name__}")
+    if c < 0:
+        raise ValueError(f"correction must be non-negative, got {c}")
+    return float(c)
+
+
+def var(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
+        keepdims: bool = False) -> Tensor:
+    """Variance over ``axis``: ``sum(|x - mean|**2) / (N - correction)``.
+
+    >>> import jaxtensor as jt
+    >>> float(jt.var(jt.asarray([1.0, 2.0, 3.0]), correction=1))
+    1.0
+    """
+    dt = _float_dtype(_args.value(x), "var", False)
+    return _reduce("var", _var, x, axis, keepdims, dt, correction=_correction(correction))
+
+
+def std(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
+        keepdims: bool = False) -> Tensor:
+    """Standard deviation over ``axis`` (the square root of :func:`var`).
+
+    >>> import jaxtensor as jt
+    >>> float(jt.std(jt.asarray([1.0, 3.0])))
+    1.0
+    """
+    dt = _float_dtype(_args.value(x), "std", False)
+    return _reduce("std", _std, x, axis, keepdims, dt, correction=_correction(correction))
+
+
+def _cumulative(name: str, x: Tensor, axis: Any, dtype: Any, include_initial: bool) -> Tensor:
+    v = _args.value(x)
+    if axis is None:
+        if v.ndim > 1:
+            raise ValueError(
+                f"{name}() of a {v.ndim}-D Tensor needs axis=; flatten it with "
+                "reshape(x, (-1,)) to accumulate over all elements"
+            )
+        ax = 0
+    else:
+        ax = _args.normalize_axis(axis, builtins.max(v.ndim, 1))
+    dt = accumulation_dtype(np.dtype(v.dtype), dtype)
+    init = bool(include_initial)
+    is_sum = name == "cumulative_sum"
+
+    def build() -> Any:
+        def f(a: Any) -> Any:
+            if a.ndim == 0:
+                a = a.reshape(1)
+            a = a.astype(dt)
+            fn = jnp.cumsum if is_sum else jnp.cumprod
+            out = fn(a, axis=ax, dtype=dt)
+            if init:
+                shape = list(a.shape)
+                shape[ax] = 1
+                first = jnp.full(shape, 0 if is_sum else 1, dt)
+                out = jnp.concatenate([first, out], axis=ax)
+            return out
+
+        return f
+
+    return _args.wrap(_kernels.call((name, ax, dt, init), build, v), x)
+
+
+def cumulative_sum(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Tensor:
+    """Running sums along ``axis`` (``include_initial``: start with a 0).
+
+    >>> import jaxtensor as jt
+    >>> jt.cumulative_sum(jt.asarray([1, 2, 3]), include_initial=True).tolist()
+    [0, 1, 3, 6]
+    """
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Tensor:
+    """Running products along ``axis`` (``include_initial``: start with a 1).
+
+    >>> import jaxtensor as jt
+    >>> jt.cumulative_prod(jt.asarray([1, 2, 3])).tolist()
+    [1, 2, 6]
+    """
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
+
+
+# -- Tensor methods ------------------------------------------------------------------------
+def _axis_arg(axis: Any, dim: Any) -> Any:
+    return dim if axis is None and dim is not None else axis
+
+
+def _install_methods() -> None:
+    from . import _searching
+
+    def _method(fn: Any, with_dtype: bool = False, with_correction: bool = False) -> Any:
+        if with_dtype:
+            def m(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+                  *, dim: Any = None, keepdim: bool = False) -> Tensor:
+                return fn(self, axis=_axis_arg(axis, dim), dtype=dtype,
+                          keepdims=keepdims or keepdim)
+        elif with_correction:
+            def m(self: Tensor, axis: Any = None, correction: Any = 0.0,
+                  keepdims: bool = False, *, dim: Any = None, keepdim: bool = False,
+                  ddof: Any = None) -> Tensor:
+                return fn(self, axis=_axis_arg(axis, dim),
+                          correction=correction if ddof is None else ddof,
+                          keepdims=keepdims or keepdim)
+        else:
+            def m(self: Tensor, axis: Any = None, keepdims: bool = False, *,
+                  dim: Any = None, keepdim: bool = False) -> Tensor:
+                return fn(self, axis=_axis_arg(axis, dim), keepdims=keepdims or keepdim)
+        m.__name__ = fn.__name__
+        m.__doc__ = f"Method form of :func:`jaxtensor.{fn.__name__}` (``dim`` = ``axis``)."
+        return m
+
+    Tensor.sum = _method(sum, with_dtype=True)
+    Tensor.prod = _method(prod, with_dtype=True)
+    Tensor.mean = _method(mean)
+    Tensor.max = _method(max)
+    Tensor.min = _method(min)
+    Tensor.var = _method(var, with_correction=True)
+    Tensor.std = _method(std, with_correction=True)
+    Tensor.argmax = _method(_searching.argmax)
+    Tensor.argmin = _method(_searching.argmin)
+
+    def cumsum(self: Tensor, axis: Any = None, dtype: Any = None, *,
+               dim: Any = None) -> Tensor:
+        """``cumulative_sum`` (NumPy's ``cumsum``: ``axis=None`` flattens first)."""
+        ax = _axis_arg(axis, dim)
+        x = self if ax is not None or self.ndim <= 1 else self.reshape(-1)
+        return cumulative_sum(x, axis=ax, dtype=dtype)
+
+    def cumprod(self: Tensor, axis: Any = None, dtype: Any = None, *,
+                dim: Any = None) -> Tensor:
+        """``cumulative_prod`` (NumPy's ``cumprod``: ``axis=None`` flattens first)."""
+        ax = _axis_arg(axis, dim)
+        x = self if ax is not None or self.ndim <= 1 else self.reshape(-1)
+        return cumulative_prod(x, axis=ax, dtype=dtype)
+
+    Tensor.cumsum = cumsum
+    Tensor.cumprod = cumprod
+
+
+_install_methods()

@@ -1,13 +1,21 @@
-"""Aliasing queries: ``shares_memory``."""
+"""Utility functions of the Array API standard (``all``, ``any``, ``diff``) and the
+aliasing query ``shares_memory``."""
 
 from __future__ import annotations
 
+import operator
+from typing import Any
+
+import jax.numpy as jnp
 import numpy as np
 
-from . import _view
+from . import _args, _dtypes, _kernels, _view
 from ._tensor import Tensor
 
 __all__ = [
+    "all",
+    "any",
+    "diff",
     "shares_memory",
 ]
 
@@ -28,3 +36,100 @@ def shares_memory(a: Tensor, b: Tensor, /) -> bool:
     ea = _view.element_set(a._view, shape)
     eb = _view.element_set(b._view, shape)
     return bool(np.intersect1d(ea, eb).size)
+
+
+def _logical(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
+    v = _args.value(x)
+    axes = _args.normalize_axes(axis, v.ndim)
+    keep = bool(keepdims)
+
+    def build() -> Any:
+        return lambda a: fn(a, axis=axes, keepdims=keep)
+
+    return _args.wrap(_kernels.call((name, axes, keep), build, v), x)
+
+
+def all(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """True where every element over ``axis`` is non-zero (True over zero elements).
+
+    >>> import jaxtensor as jt
+    >>> bool(jt.all(jt.asarray([1, 2, 0])))
+    False
+    """
+    return _logical("all", jnp.all, x, axis, keepdims)
+
+
+def any(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+    """True where some element over ``axis`` is non-zero (False over zero elements).
+
+    >>> import jaxtensor as jt
+    >>> bool(jt.any(jt.asarray([0, 0, 3])))
+    True
+    """
+    return _logical("any", jnp.any, x, axis, keepdims)
+
+
+def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = None,
+         append: Tensor | None = None) -> Tensor:
+    """The ``n``-th forward difference along ``axis``, after joining ``prepend`` and
+    ``append`` to ``x`` along that axis (their dtypes promote with ``x``'s).
+
+    >>> import jaxtensor as jt
+    >>> jt.diff(jt.asarray([1, 4, 9, 16])).tolist()
+    [3, 5, 7]
+    >>> jt.diff(jt.asarray([1, 4, 9]), prepend=jt.asarray([0])).tolist()
+    [1, 3, 5]
+    """
+    v = _args.value(x)
+    if v.ndim == 0:
+        raise ValueError("diff() needs a Tensor with at least one dimension")
+    ax = _args.normalize_axis(axis, v.ndim)
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"diff(): n must be non-negative, got {n}")
+    dt = np.dtype(v.dtype)
+    vals = [v]
+    pre = prepend is not None
+    app = append is not None
+    for name, t in (("prepend", prepend), ("append", append)):
+        if t is not None:
+            w = _args.value(t, name)
+            if w.ndim != v.ndim:
+                raise ValueError(
+                    f"diff(): {name} must have the same number of dimensions as x "
+                    f"({v.ndim}), got shape {tuple(w.shape)}"
+                )
+            dt = _dtypes.promote(dt, np.dtype(w.dtype))
+            vals.insert(0, w) if name == "prepend" else vals.append(w)
+
+    def build() -> Any:
+        def f(*vs: Any) -> Any:
+            a = jnp.concatenate([w.astype(dt) for w in vs], axis=ax) if len(vs) > 1 else (
+                vs[0].astype(dt))
+            for _ in range(n):
+                hi = jnp.moveaxis(a, ax, 0)
+                d = hi[1:] != hi[:-1] if dt.kind == "b" else hi[1:] - hi[:-1]
+                a = jnp.moveaxis(d, 0, ax)
+            return a
+
+        return f
+
+    return _args.wrap(_kernels.call(("diff", ax, n, dt, pre, app), build, *vals), x)
+
+
+def _install_methods() -> None:
+    def all_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
+                   dim: Any = None, keepdim: bool = False) -> Tensor:
+        """Method form of :func:`jaxtensor.all` (``dim`` = ``axis``)."""
+        return all(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
+
+    def any_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
+                   dim: Any = None, keepdim: bool = False) -> Tensor:
+        """Method form of :func:`jaxtensor.any` (``dim`` = ``axis``)."""
+        return any(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
+
+    Tensor.all = all_method
+    Tensor.any = any_method
+
+
+_install_methods()
