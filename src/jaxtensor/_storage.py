@@ -15,9 +15,16 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 from jax._src import core as _core
 
 Tracer = jax.core.Tracer
+_ArrayImpl = type(jnp.zeros(()))
+
+#: Queued scalar writes are applied at the latest when this many are pending.
+MAX_PENDING = 1 << 16
+_flush_kernels: dict[tuple[int, bool], Callable] = {}
 
 # Where the array lives: a storage created in one trace may not be written with the values
 # of another (that would leak tracers). ``jaxtensor.jit`` installs a handler that adopts such
@@ -44,13 +51,28 @@ class Storage:
         trace: the JAX trace the storage was created under.
     """
 
-    __slots__ = ("array", "version", "exported", "trace", "__weakref__")
+    __slots__ = ("_array", "version", "exported", "trace", "_pending", "_limits",
+                 "__weakref__")
 
     def __init__(self, array: Any, *, exported: bool = False) -> None:
-        self.array = array
+        self._array = array
         self.version = 0
         self.exported = exported
         self.trace = _core.trace_ctx.trace
+        self._pending: tuple[list[int], list[Any]] | None = None
+        self._limits: tuple | None = None
+
+    @property
+    def array(self) -> Any:
+        """The whole base value, with every queued write applied."""
+        if self._pending is not None:
+            self._flush()
+        return self._array
+
+    @array.setter
+    def array(self, new: Any) -> None:
+        self._pending = None  # a whole new value supersedes queued writes
+        self._array = new
 
     def __repr__(self) -> str:
         a = self.array
@@ -77,12 +99,100 @@ class Storage:
 
     def set(self, new: Any) -> None:
         """Install ``new`` as the base value (the result of an update of ``self.array``)."""
-        if new is self.array:
+        if new is self._array and self._pending is None:
             return
         if isinstance(new, Tracer) and self.trace is not _core.trace_ctx.trace:
             self._check_foreign_write()
-        self.array = new
+        self._pending = None
+        self._array = new
         self.version += 1
+        self.exported = False
+
+    # -- queued scalar writes ------------------------------------------------------------
+    def queue_scalar(self, key: Any, value: Any) -> bool:
+        """Record ``base[key] = value`` for an int (tuple) key and a Python number.
+
+        Eager loops of scalar writes are the NumPy idiom that a dispatch per write makes slow;
+        queued writes are applied together, in order (the last write to an element wins), by
+        one compiled, donated scatter at the next read of any alias. Returns False (nothing
+        recorded) when the write is not of that simple form or would raise: the general path
+        then handles it, errors included.
+        """
+        arr = self._array
+        if type(arr) is not _ArrayImpl:
+            return False
+        lim = self._limits
+        if lim is None:
+            lim = self._limits = _limits(arr)
+        kind, lo, hi, shape = lim
+        if kind is None:
+            return False
+        tv = type(value)
+        if tv is float:
+            if kind != "f":
+                return False
+        elif tv is int:
+            if kind == "f":
+                if not -1e308 < value < 1e308:
+                    return False
+            elif not lo <= value <= hi:
+                return False
+        else:
+            return False
+        if type(key) is int:
+            if len(shape) != 1:
+                return False
+            n = shape[0]
+            if key < 0:
+                key += n
+            if not 0 <= key < n:
+                return False
+            flat = key
+        else:
+            if len(key) != len(shape):
+                return False
+            flat = 0
+            for i, n in zip(key, shape):
+                if type(i) is not int:
+                    return False
+                if i < 0:
+                    i += n
+                if not 0 <= i < n:
+                    return False
+                flat = flat * n + i
+        p = self._pending
+        if p is None:
+            p = self._pending = ([], [])
+        p[0].append(flat)
+        p[1].append(value)
+        self.version += 1
+        if len(p[0]) >= MAX_PENDING:
+            self._flush()
+        return True
+
+    def _flush(self) -> None:
+        idx, vals = self._pending
+        self._pending = None
+        arr = self._array
+        ii = np.asarray(idx, dtype=np.int64)
+        vv = np.asarray(vals, dtype=arr.dtype)
+        if len(ii) > 1:
+            # keep the last write to each element (C order of the program), deterministically
+            _, first_rev = np.unique(ii[::-1], return_index=True)
+            keep = len(ii) - 1 - first_rev
+            ii, vv = ii[keep], vv[keep]
+        n = len(ii)
+        bucket = 1 << max(n - 1, 0).bit_length()
+        if bucket > n:  # pad with dropped (out-of-bounds) writes: one kernel per size class
+            ii = np.concatenate([ii, np.full(bucket - n, arr.size, np.int64)])
+            vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
+        donate = not self.exported and sys.getrefcount(arr) <= 3
+        fn = _flush_kernels.get((bucket, donate))
+        if fn is None:
+            fn = _flush_kernels[bucket, donate] = jax.jit(
+                _scatter_flat, donate_argnums=(0,) if donate else ())
+        del arr
+        self._array = fn(self._array, ii, vv)
         self.exported = False
 
     def _check_foreign_write(self) -> None:
@@ -95,3 +205,19 @@ class Storage:
             "Tensor as an argument and return its new value, or use jaxtensor.jit, which "
             "writes mutations of closed-over Tensors back after the call."
         )
+
+
+def _scatter_flat(base: Any, idx: Any, vals: Any) -> Any:
+    flat = base.reshape(-1).at[idx].set(vals, mode="drop", unique_indices=True)
+    return flat.reshape(base.shape)
+
+
+def _limits(arr: Any) -> tuple:
+    dt = np.dtype(arr.dtype)
+    shape = tuple(arr.shape)
+    if dt.kind == "f":
+        return ("f", None, None, shape)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return ("i", int(info.min), int(info.max), shape)
+    return (None, None, None, shape)

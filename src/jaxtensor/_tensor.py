@@ -165,6 +165,10 @@ class Tensor:
         return _indexing.getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        tk = type(key)
+        if (tk is int or tk is tuple) and self._view is None and self._storage.queue_scalar(
+                key, value):
+            return
         _indexing.setitem(self, key, value)
 
     def __iter__(self):
