@@ -24,6 +24,7 @@ _ArrayImpl = type(jnp.zeros(()))
 
 #: Queued scalar writes are applied at the latest when this many are pending.
 MAX_PENDING = 1 << 16
+_IDX = np.int64 if jax.config.read("jax_enable_x64") else np.int32
 _flush_kernels: dict[tuple[int, bool], Callable] = {}
 
 # Where the array lives: a storage created in one trace may not be written with the values
@@ -174,18 +175,24 @@ class Storage:
         idx, vals = self._pending
         self._pending = None
         arr = self._array
-        ii = np.asarray(idx, dtype=np.int64)
-        vv = np.asarray(vals, dtype=arr.dtype)
-        if len(ii) > 1:
-            # keep the last write to each element (C order of the program), deterministically
+        n = len(idx)
+        if n == 1:
+            ii = np.array(idx, dtype=_IDX)
+            vv = np.array(vals, dtype=arr.dtype)
+            bucket = 1
+        else:
+            ii = np.asarray(idx, dtype=_IDX)
+            vv = np.asarray(vals, dtype=arr.dtype)
+            # keep the last write to each element (the program's order), deterministically
             _, first_rev = np.unique(ii[::-1], return_index=True)
-            keep = len(ii) - 1 - first_rev
-            ii, vv = ii[keep], vv[keep]
-        n = len(ii)
-        bucket = 1 << max(n - 1, 0).bit_length()
-        if bucket > n:  # pad with dropped (out-of-bounds) writes: one kernel per size class
-            ii = np.concatenate([ii, np.full(bucket - n, arr.size, np.int64)])
-            vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
+            if len(first_rev) < n:
+                keep = n - 1 - first_rev
+                ii, vv = ii[keep], vv[keep]
+                n = len(ii)
+            bucket = 1 << (n - 1).bit_length()
+            if bucket > n:  # pad with dropped (out-of-bounds) writes: one kernel per size class
+                ii = np.concatenate([ii, np.full(bucket - n, arr.size, _IDX)])
+                vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
         donate = not self.exported and sys.getrefcount(arr) <= 3
         fn = _flush_kernels.get((bucket, donate))
         if fn is None:
