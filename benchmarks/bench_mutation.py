@@ -75,54 +75,58 @@ def scalar_writes(sizes: list[int]) -> dict[str, dict[int, float]]:
         "JAX jit donated .at[].set", "NumPy", "PyTorch")}
     upd = jax.jit(lambda b, i, v: b.at[i].set(v), donate_argnums=0)
     for n in sizes:
-        x = jt.zeros(n)
-        state = {"i": 0}
-
-        def jt_write_read() -> None:
-            state["i"] = (state["i"] + 7919) % n
-            x[state["i"]] = 1.5
-            block(x._value())
-
-        out["jaxtensor write+read"][n] = per_call(jt_write_read, 200)
-
-        def jt_loop() -> None:
-            for k in range(1000):
-                x[(k * 7919) % n] = 2.5
-            block(x._value())
-
-        out["jaxtensor loop (per write)"][n] = per_call(jt_loop, 3) / 1000
-
-        ja = {"a": jnp.zeros(n, jnp.float32)}
-        reps = 20 if n >= 10**6 else 200
-
-        def jax_eager() -> None:
-            ja["a"] = ja["a"].at[state["i"]].set(1.5)
-            block(ja["a"])
-
-        out["JAX eager .at[].set"][n] = per_call(jax_eager, reps)
-
-        def jax_donated() -> None:
-            ja["a"] = upd(ja["a"], np.int64(state["i"]), np.float32(1.5))
-            block(ja["a"])
-
-        out["JAX jit donated .at[].set"][n] = per_call(jax_donated, 200)
-
-        a = np.zeros(n, np.float32)
-
-        def np_loop() -> None:
-            for k in range(1000):
-                a[(k * 7919) % n] = 2.5
-
-        out["NumPy"][n] = per_call(np_loop, 3) / 1000
-        if torch is not None:
-            t = torch.zeros(n)
-
-            def torch_loop() -> None:
-                for k in range(1000):
-                    t[(k * 7919) % n] = 2.5
-
-            out["PyTorch"][n] = per_call(torch_loop, 3) / 1000
+        _scalar_at(n, out, upd)
     return out
+
+
+def _scalar_at(n: int, out: dict[str, dict[int, float]], upd: Callable) -> None:
+    x = jt.zeros(n)
+    state = {"i": 0}
+
+    def jt_write_read() -> None:
+        state["i"] = (state["i"] + 7919) % n
+        x[state["i"]] = 1.5
+        block(x._value())
+
+    out["jaxtensor write+read"][n] = per_call(jt_write_read, 200)
+
+    def jt_loop() -> None:
+        for k in range(1000):
+            x[(k * 7919) % n] = 2.5
+        block(x._value())
+
+    out["jaxtensor loop (per write)"][n] = per_call(jt_loop, 3) / 1000
+
+    ja = {"a": jnp.zeros(n, jnp.float32)}
+    reps = 20 if n >= 10**6 else 200
+
+    def jax_eager() -> None:
+        ja["a"] = ja["a"].at[state["i"]].set(1.5)
+        block(ja["a"])
+
+    out["JAX eager .at[].set"][n] = per_call(jax_eager, reps)
+
+    def jax_donated() -> None:
+        ja["a"] = upd(ja["a"], np.int64(state["i"]), np.float32(1.5))
+        block(ja["a"])
+
+    out["JAX jit donated .at[].set"][n] = per_call(jax_donated, 200)
+
+    a = np.zeros(n, np.float32)
+
+    def np_loop() -> None:
+        for k in range(1000):
+            a[(k * 7919) % n] = 2.5
+
+    out["NumPy"][n] = per_call(np_loop, 3) / 1000
+    if torch is not None:
+        t = torch.zeros(n)
+
+        def torch_loop() -> None:
+            for k in range(1000):
+                t[(k * 7919) % n] = 2.5
+
+        out["PyTorch"][n] = per_call(torch_loop, 3) / 1000
 
 
 # -- slices, views, overhead --------------------------------------------------------------------
