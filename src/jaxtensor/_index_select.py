@@ -1,3 +1,394 @@
-"""_index_select (to be filled in)."""
+"""``index_select``: a tiled ``lax.fori_loop`` over the output, compiled by XLA.
 
-__all__: list[str] = []
+The operation (pypto's ``index_select``, PyTorch's ``torch.index_select``)::
+
+    out[s_0, ..., s_{d-1}, i..., s_{d+1}, ...] = x[s_0, ..., s_{d-1}, index[i...], s_{d+1}, ...]
+
+has two kernels:
+
+* **tiled** — the output is cut into tiles of ``tile_shape`` (one entry per output dimension,
+  pypto's TileShape ``[b1, t1, d1]`` for input ``[B, S, D]``, index ``[T]`` and ``dim=-2``). A
+  ``lax.fori_loop`` walks the tile grid; each step slices the tile's part of the index
+  (``dynamic_slice``: the index is normalised once, before the loop, never re-gathered), gathers
+  the tile from a ``dynamic_slice`` window of ``x`` (contiguous row copies when the tile spans
+  whole inner rows) and writes it with ``dynamic_update_slice`` into the loop-carried output,
+  which XLA updates in place. A remainder tile (sizes that do not divide) is *fused*: the last
+  tile along a dimension starts at ``size - tile`` instead of running past the end, so it
+  overlaps its neighbour and rewrites identical values — one loop body, no padding, no second
+  kernel. The default tile is the largest block of whole inner rows within the backend's byte
+  budget (:data:`TILE_BUDGET`).
+* **direct** — one XLA gather (``mode=promise_in_bounds`` once the indices were checked eagerly,
+  ``clip`` under tracing).
+
+Which one runs (``tile_shape=None``) is decided by :func:`choose_kernel`; the heuristic comes from
+``benchmarks/bench_index_select.py`` (results in ``docs/benchmarks.md``): on CPU a loop-carried
+output must first be initialised (XLA:CPU has no uninitialised allocation), which costs one extra
+pass over a fresh output, so the tiled kernel only wins when it writes into a donated ``out=``
+buffer; on GPU/TPU one gather is a single fused kernel while the loop launches per tile. An
+explicit ``tile_shape`` always runs the tiled kernel. ``dispatch`` overrides the heuristic
+process-wide (``"auto"``, ``"direct"``, ``"tiled"``).
+
+Both kernels are differentiable (``jax.grad``/``vjp``/``jvp``, eager and under ``jit``): the
+tiled one carries a ``custom_jvp`` whose tangent is the direct gather, so its transpose — the
+gradient — is a scatter-add of the cotangent into zeros, repeated indices accumulating as in
+PyTorch autograd.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from . import _indexing, _kernels
+from ._tensor import Tensor
+
+__all__ = ["index_select"]
+
+Tracer = jax.core.Tracer
+
+#: Bytes of one output tile per backend: about an L2 slice on CPU, the shared memory of one GPU
+#: block, a comfortable part of a TPU core's vector memory (pypto sizes tiles by the NPU's UB).
+TILE_BUDGET: dict[str, int] = {"cpu": 256 * 1024, "gpu": 48 * 1024, "tpu": 2 * 1024 * 1024}
+
+#: ``"auto"`` (see :func:`choose_kernel`), ``"direct"`` or ``"tiled"``.
+dispatch: str = "auto"
+
+
+# -- argument checking (shared with _indexing_functions) -----------------------------------
+def as_value(x: Any, name: str = "x") -> Any:
+    """The jax value of a Tensor, or of any array-like (converted with ``asarray``)."""
+    if isinstance(x, Tensor):
+        return x._value()
+    if isinstance(x, (jax.Array, Tracer)):
+        return x
+    from ._creation import asarray
+
+    return asarray(x)._value()
+
+
+def check_dim(dim: Any, ndim: int, fname: str, name: str = "dim") -> int:
+    """``dim`` as a non-negative int; ``IndexError`` when it is out of range."""
+    try:
+        d = operator.index(dim)
+    except TypeError:
+        raise TypeError(f"{fname}(): {name} must be an integer, got {type(dim).__name__}") from None
+    n = max(ndim, 1)
+    if not -n <= d < n:
+        raise IndexError(
+            f"{fname}(): {name} {d} is out of range for a Tensor of dimension {ndim} "
+            f"(expected {name} in [{-n}, {n - 1}])"
+        )
+    return d % n
+
+
+def index_value(index: Any, fname: str, name: str = "index", *, allow_bool: bool = False) -> Any:
+    """The jax/NumPy value of an integer index; ``TypeError`` for float, complex or bool."""
+    if isinstance(index, Tensor):
+        v = index._value()
+    elif isinstance(index, (jax.Array, Tracer, np.ndarray)):
+        v = index
+    elif isinstance(index, (bool, np.bool_)):
+        v = np.asarray(index)
+    elif isinstance(index, (int, np.integer)):
+        v = np.asarray(index, dtype=np.int64)
+    elif isinstance(index, (list, tuple)):
+        v = np.asarray(index)
+        if v.size == 0 and v.dtype.kind == "f":
+            v = v.astype(np.int64)
+    elif hasattr(index, "__array_namespace__") or hasattr(index, "__dlpack__"):
+        v = as_value(index, name)
+    else:
+        raise TypeError(
+            f"{fname}(): {name} must be an integer Tensor or array, got {type(index).__name__}"
+        )
+    kind = np.dtype(v.dtype).kind
+    if kind == "b" and allow_bool:
+        return v
+    if kind not in "iu":
+        raise TypeError(
+            f"{fname}(): {name} must have an integer dtype (int32 or int64), got "
+            f"{np.dtype(v.dtype)}; convert it with .astype(jaxtensor.int64)"
+            + ("" if kind != "b" else " or use jaxtensor.nonzero(mask) for a boolean mask")
+        )
+    return v
+
+
+def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
+    """Check every index value is in ``[-size, size)``; returns True when some are negative.
+
+    Concrete indices are checked now (``IndexError`` naming the value and the size); traced
+    ones go to the hooks in ``_indexing.traced_bounds_checks`` (filled by ``jaxtensor.jit``'s
+    checked mode) and are clamped by the kernel otherwise, as JAX does.
+    """
+    if isinstance(idx, Tracer):
+        _indexing._check_traced(idx, size, axis)
+        return True
+    if not math.prod(idx.shape):
+        return False
+    a = np.asarray(idx)
+    lo, hi = int(a.min()), int(a.max())
+    if hi >= size or lo < -size:
+        bad = hi if hi >= size else lo
+        raise IndexError(
+            f"{fname}(): index {bad} is out of bounds for dimension {axis} with size {size}"
+        )
+    return lo < 0
+
+
+def normalize(idx: Any, size: int, neg: bool) -> Any:
+    """Wrap negative indices (traceable); a no-op when none can be negative."""
+    idx = jnp.asarray(idx)
+    if not neg or np.dtype(idx.dtype).kind == "u":
+        return idx
+    return jnp.where(idx < 0, idx + size, idx)
+
+
+# -- kernels ---------------------------------------------------------------------------------
+def _mode(checked: bool) -> Any:
+    return (lax.GatherScatterMode.PROMISE_IN_BOUNDS if checked
+            else lax.GatherScatterMode.CLIP)
+
+
+def _direct(x: Any, idx: Any, dim: int, checked: bool) -> Any:
+    """One XLA gather: ``x[..., idx, ...]`` along ``dim`` (``idx`` already non-negative)."""
+    key = (slice(None),) * dim + (idx,)
+    return x.at[key].get(mode=_mode(checked), unique_indices=False)
+
+
+def out_shape(xshape: Sequence[int], ishape: Sequence[int], dim: int) -> tuple[int, ...]:
+    return tuple(xshape[:dim]) + tuple(ishape) + tuple(xshape[dim + 1:])
+
+
+def default_tile(shape: Sequence[int], itemsize: int, backend: str) -> tuple[int, ...]:
+    """The largest tile of whole inner rows of ``shape`` within the backend's byte budget.
+
+    >>> default_tile((8, 2048, 512), 4, "cpu")
+    (1, 128, 512)
+    """
+    budget = TILE_BUDGET.get(backend, TILE_BUDGET["cpu"])
+    tile = [1] * len(shape)
+    inner = itemsize
+    for d in reversed(range(len(shape))):
+        s = max(shape[d], 1)
+        if inner * s <= budget:
+            tile[d] = s
+            inner *= s
+        else:
+            tile[d] = max(1, budget // inner)
+            break
+    return tuple(tile)
+
+
+def _tiled_impl(x: Any, idx: Any, init: Any, dim: int, tile: tuple[int, ...],
+                checked: bool) -> Any:
+    oshape = init.shape
+    nidx = idx.ndim
+    grid = [-(-s // t) if s else 0 for s, t in zip(oshape, tile)]
+    ntiles = math.prod(grid)
+    if ntiles == 0:
+        return init
+    it = jnp.int32 if max(oshape + tuple(x.shape), default=0) < 2**31 else jnp.int64
+    zero = jnp.zeros((), it)
+    win = tuple(tile[:dim]) + (x.shape[dim],) + tuple(tile[dim + nidx:])
+
+    def body(i: Any, out: Any) -> Any:
+        starts = []
+        rem = i.astype(it)
+        for d in reversed(range(len(oshape))):  # fused remainder: clamp the last tile back
+            g = grid[d]
+            if g == 1:
+                starts.append(zero)
+            else:
+                starts.append(jnp.minimum((rem % g) * tile[d], oshape[d] - tile[d]).astype(it))
+                rem = rem // g
+        starts.reverse()
+        xs = lax.dynamic_slice(x, starts[:dim] + [zero] + starts[dim + nidx:], win)
+        ti = lax.dynamic_slice(idx, starts[dim:dim + nidx], tile[dim:dim + nidx])
+        return lax.dynamic_update_slice(out, _direct(xs, ti, dim, checked), starts)
+
+    return lax.fori_loop(zero, jnp.asarray(ntiles, it), body, init)
+
+
+@partial(jax.custom_jvp, nondiff_argnums=(3, 4, 5))
+def _tiled(x: Any, idx: Any, init: Any, dim: int, tile: tuple[int, ...], checked: bool) -> Any:
+    return _tiled_impl(x, idx, init, dim, tile, checked)
+
+
+@_tiled.defjvp
+def _tiled_jvp(dim: int, tile: tuple[int, ...], checked: bool, primals: tuple,
+               tangents: tuple) -> tuple[Any, Any]:
+    x, idx, init = primals
+    out = _tiled_impl(x, idx, init, dim, tile, checked)
+    # ``init`` is overwritten everywhere, so only x's tangent flows: the direct gather of it,
+    # which is linear and transposes to a scatter-add (the gradient).
+    return out, _direct(tangents[0], idx, dim, checked)
+
+
+def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any = None,
+                 checked: bool = False) -> Any:
+    """The tiled kernel on jax values (``idx`` non-negative); traceable and differentiable."""
+    oshape = out_shape(x.shape, idx.shape, dim)
+    tile = tuple(min(int(t), s) if s else 1 for t, s in zip(tile, oshape))
+    if init is None:
+        init = jnp.zeros(oshape, x.dtype)
+    if not jnp.issubdtype(x.dtype, jnp.inexact):  # nothing to differentiate
+        return _tiled_impl(x, idx, init, dim, tile, checked)
+    return _tiled(x, idx, init, dim, tile, checked)
+
+
+def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int,
+                  donated_out: bool) -> str:
+    """The default kernel for a call: ``"tiled"`` or ``"direct"``.
+
+    Measured (``docs/benchmarks.md``, section index_select): on CPU the tiled loop writes
+    its tiles ~2x faster than XLA's gather emitter when the output buffer already exists, but a
+    fresh loop-carried output must be zero-filled first, which costs more than the gather
+    saves. So: tiled on CPU exactly when the result goes into a donated ``out=`` buffer with at
+    least one tile's worth of work; direct otherwise (and always on GPU/TPU, where one gather is
+    a single fused kernel).
+    """
+    if dispatch != "auto":
+        return dispatch
+    if backend != "cpu" or not donated_out:
+        return "direct"
+    nbytes = math.prod(oshape) * itemsize
+    return "tiled" if nbytes >= TILE_BUDGET["cpu"] else "direct"
+
+
+def _backend(v: Any) -> str:
+    if isinstance(v, Tracer):
+        return jax.default_backend()
+    try:
+        return next(iter(v.devices())).platform
+    except Exception:  # noqa: BLE001 - e.g. a NumPy array
+        return jax.default_backend()
+
+
+def _check_tile(tile_shape: Any, rank: int) -> tuple[int, ...]:
+    try:
+        tile = tuple(operator.index(t) for t in tile_shape)
+    except TypeError:
+        raise TypeError(
+            f"index_select(): tile_shape must be a sequence of {rank} positive ints, got "
+            f"{tile_shape!r}"
+        ) from None
+    if len(tile) != rank or any(t < 1 for t in tile):
+        raise ValueError(
+            f"index_select(): tile_shape must have the output's rank ({rank}) and positive "
+            f"entries, got {list(tile)}"
+        )
+    return tile
+
+
+# -- the function ----------------------------------------------------------------------------
+def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | None = None,
+                 out: Tensor | None = None) -> Tensor:
+    """Select entries of ``x`` along ``dim`` at ``index`` (``torch.index_select``).
+
+    The result has shape ``x.shape[:dim] + index.shape + x.shape[dim+1:]``. ``index`` is an
+    int32/int64 Tensor or array of any rank (0-D as in ``take``); negative values count from the
+    end. ``tile_shape`` (one positive int per output dimension) runs the tiled ``fori_loop``
+    kernel with that tile; sizes that do not divide get a remainder tile. Without it the faster
+    kernel for the backend is chosen (see the module docs). ``out=`` writes the result into an
+    existing Tensor of the result's shape and dtype (its buffer is reused when nothing else
+    holds it) and returns it.
+
+    Raises ``IndexError`` for ``dim`` out of range or an index value out of bounds,
+    ``TypeError`` for a float or bool index.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([[0.1427, 0.0231, -0.5414, -1.0009],
+    ...                 [-0.4664, 0.2647, -0.1228, -1.1068],
+    ...                 [-1.1734, -0.6571, 0.7230, -0.6004]])
+    >>> idx = jt.asarray([0, 2], dtype=jt.int32)
+    >>> jt.index_select(x, 0, idx).tolist() == [x[0].tolist(), x[2].tolist()]
+    True
+    >>> jt.index_select(x, 1, idx, tile_shape=[2, 1]).shape
+    (3, 2)
+    >>> x.index_select(-1, jt.asarray(3)).shape
+    (3,)
+    """
+    xv = as_value(x)
+    d = check_dim(dim, xv.ndim, "index_select")
+    iv = index_value(index, "index_select")
+    n = xv.shape[d] if xv.ndim else 1
+    if xv.ndim == 0:
+        xv = xv.reshape(1)
+    neg = check_bounds(iv, n, d, "index_select")
+    traced = isinstance(iv, Tracer) or isinstance(xv, Tracer)
+    checked = not isinstance(iv, Tracer)
+    if not isinstance(iv, Tracer):
+        iv = jnp.asarray(iv)
+    oshape = out_shape(xv.shape, iv.shape, d)
+    if len(oshape) == 0 and tile_shape is not None and len(tuple(tile_shape)) == 0:
+        tile_shape = None
+    tile = None if tile_shape is None else _check_tile(tile_shape, len(oshape))
+    donated = False
+    if out is not None:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"index_select(): out must be a Tensor, got {type(out).__name__}")
+        if tuple(out.shape) != oshape or out.dtype != xv.dtype:
+            raise ValueError(
+                f"index_select(): out has shape {tuple(out.shape)} and dtype {out.dtype}, the "
+                f"result has shape {oshape} and dtype {np.dtype(xv.dtype)}; allocate out with "
+                "jaxtensor.empty(shape, dtype=x.dtype)"
+            )
+        donated = out._view is None and out._storage.can_donate() and not traced
+    if tile is None:
+        kind = choose_kernel(_backend(xv), oshape, np.dtype(xv.dtype).itemsize, donated)
+        if kind == "tiled":
+            tile = default_tile(oshape, np.dtype(xv.dtype).itemsize, _backend(xv))
+    key = ("index_select", d, tile, neg, checked, n)
+
+    if out is not None and out._view is None:
+        def build_into() -> Any:
+            def f(buf: Any, xa: Any, ia: Any) -> Any:
+                ia = normalize(ia, n, neg)
+                if tile is None:
+                    return _direct(xa, ia, d, checked).astype(buf.dtype)
+                return tiled_gather(xa, ia, d, tile, init=buf, checked=checked)
+
+            return f
+
+        _kernels.update(out._storage, ("into",) + key, build_into, xv, iv)
+        return out
+
+    def build() -> Any:
+        def f(xa: Any, ia: Any) -> Any:
+            ia = normalize(ia, n, neg)
+            if tile is None:
+                return _direct(xa, ia, d, checked)
+            return tiled_gather(xa, ia, d, tile, checked=checked)
+
+        return f
+
+    val = _kernels.call(key, build, xv, iv)
+    if out is not None:
+        out._assign(val)
+        return out
+    return Tensor._wrap(val)
+
+
+def _install_methods() -> None:
+    def index_select_method(self: Tensor, dim: int, index: Any, *,
+                            tile_shape: Sequence[int] | None = None) -> Tensor:
+        """Method form of :func:`jaxtensor.index_select`.
+
+        >>> import jaxtensor as jt
+        >>> jt.arange(6).reshape(2, 3).index_select(1, jt.asarray([2, 0])).tolist()
+        [[2, 0], [5, 3]]
+        """
+        return index_select(self, dim, index, tile_shape=tile_shape)
+
+    Tensor.index_select = index_select_method
+
+
+_install_methods()
