@@ -1,0 +1,217 @@
+"""Safety of the write path: donation never invalidates user arrays, no write is lost or
+reordered through any alias (queued or direct), failed writes change nothing, and writes
+reuse the base buffer instead of copying it."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import jaxtensor as jt
+
+
+def buffer(t: jt.Tensor) -> int:
+    return t._storage._array.unsafe_buffer_pointer()
+
+
+# -- exported arrays ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "export",
+    [
+        lambda t: t.to_jax(),
+        lambda t: jnp.asarray(t),
+        lambda t: t.__jax_array__(),
+        lambda t: np.asarray(t),
+    ],
+    ids=["to_jax", "jnp.asarray", "__jax_array__", "np.asarray"],
+)
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda t: t.__setitem__(2, 9.0),  # queued scalar write
+        lambda t: t.__setitem__(slice(1, 3), 9.0),  # direct slice write
+        lambda t: t[1:].__setitem__(0, 9.0),  # through a view
+        lambda t: t.__setitem__([0, 2], 9.0),  # advanced scatter
+        lambda t: t.__iadd__(1.0),  # in-place operator
+    ],
+    ids=["scalar", "slice", "view", "advanced", "iadd"],
+)
+def test_exported_array_survives_writes(export, write):
+    t = jt.arange(5.0)
+    held = export(t)
+    before = np.array(held)
+    write(t)
+    write(t)
+    np.testing.assert_array_equal(np.asarray(held), before)
+    assert not np.array_equal(np.asarray(t), before)
+
+
+def test_exported_after_queued_writes_sees_them():
+    t = jt.zeros(4)
+    t[1] = 5.0
+    t[3] = 7.0
+    held = t.to_jax()
+    np.testing.assert_array_equal(np.asarray(held), [0, 5, 0, 7])
+    t[1] = -1.0
+    np.testing.assert_array_equal(np.asarray(held), [0, 5, 0, 7])
+    np.testing.assert_array_equal(np.asarray(t), [0, -1, 0, 7])
+
+
+def test_asarray_of_jax_array_never_donates_callers_buffer():
+    a = jnp.arange(6.0)
+    t = jt.asarray(a)
+    t[0] = 100.0
+    t[1:3] = 50.0
+    assert not a.is_deleted()
+    np.testing.assert_array_equal(np.asarray(a), np.arange(6.0))
+
+
+def test_shared_array_between_storages_is_not_donated():
+    a = jt.arange(4.0)
+    b = jt.asarray(a, dtype=jt.float32)  # same dtype: shares the Tensor
+    assert b is a
+    c = jt.reshape(a, (4,), copy=True)
+    c[0:2] = 9.0
+    np.testing.assert_array_equal(np.asarray(a), np.arange(4.0))
+
+
+# -- in-place reuse --------------------------------------------------------------------------------
+def test_slice_write_reuses_the_buffer():
+    t = jt.zeros(1 << 16)
+    jax.block_until_ready(t._value())
+    ptr = buffer(t)
+    for k in range(5):
+        t[k * 10:k * 10 + 5] = float(k)
+    t[100] = 1.0
+    jax.block_until_ready(t._value())
+    assert buffer(t) == ptr
+
+
+def test_view_write_reuses_the_buffer():
+    t = jt.zeros((256, 256))
+    ptr = buffer(t)
+    v = t[10:20, ::2]
+    v[3] = 4.0
+    jax.block_until_ready(t._value())
+    assert buffer(t) == ptr
+    assert float(t[13, 6]) == 4.0 and float(t[13, 7]) == 0.0
+
+
+# -- ordering across the queued and the direct paths --------------------------------------------
+ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("scalar"), st.integers(-8, 7), st.integers(-50, 50)),
+        st.tuples(st.just("pair"), st.integers(-2, 1), st.integers(-4, 3), st.integers(0, 9)),
+        st.tuples(st.just("slice"), st.integers(0, 7), st.integers(0, 8), st.integers(-9, 9)),
+        st.tuples(st.just("view"), st.integers(0, 3), st.integers(0, 9)),
+        st.tuples(st.just("fancy"), st.lists(st.integers(-8, 7), max_size=4), st.integers(0, 9)),
+        st.tuples(st.just("iadd"), st.integers(0, 5)),
+        st.tuples(st.just("read"),),
+    ),
+    max_size=25,
+)
+
+
+@given(ops)
+def test_interleaved_writes_match_numpy(program):
+    a = np.zeros(8, np.float32)
+    t = jt.zeros(8)
+    a2, t2 = a.reshape(2, 4), t.reshape((2, 4))
+    av, tv = a[2:6], t[2:6]
+    for op in program:
+        kind = op[0]
+        if kind == "scalar":
+            a[op[1]] = op[2]
+            t[op[1]] = op[2]
+        elif kind == "pair":
+            a2[op[1], op[2]] = op[3]
+            t2[op[1], op[2]] = op[3]
+        elif kind == "slice":
+            a[op[1]:op[2]] = op[3]
+            t[op[1]:op[2]] = op[3]
+        elif kind == "view":
+            av[op[1]] = op[2]
+            tv[op[1]] = op[2]
+        elif kind == "fancy":
+            a[op[1]] = op[2]
+            t[op[1]] = op[2]
+        elif kind == "iadd":
+            a += op[1]
+            t += op[1]
+        else:
+            np.testing.assert_array_equal(np.asarray(tv), av)
+    np.testing.assert_array_equal(np.asarray(t), a)
+    np.testing.assert_array_equal(np.asarray(t2), a2)
+    np.testing.assert_array_equal(np.asarray(tv), av)
+
+
+def test_many_queued_writes_last_wins():
+    t = jt.zeros(3, dtype=jt.int32)
+    for k in range(1000):
+        t[k % 3] = k
+    np.testing.assert_array_equal(np.asarray(t), [999, 997, 998])
+
+
+def test_queue_bound_flushes(monkeypatch):
+    from jaxtensor import _storage
+
+    monkeypatch.setattr(_storage, "MAX_PENDING", 8)
+    t = jt.zeros(16)
+    for k in range(20):
+        t[k % 16] = float(k)
+    assert t._storage._pending is None or len(t._storage._pending[0]) < 8
+    expected = np.zeros(16, np.float32)
+    for k in range(20):
+        expected[k % 16] = k
+    np.testing.assert_array_equal(np.asarray(t), expected)
+
+
+# -- atomicity ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "bad",
+    [
+        (10, 1.0, IndexError),
+        ((0, 9), 1.0, IndexError),
+        (1, 1j, TypeError),
+        (slice(0, 2), np.ones(3), ValueError),
+        ([0, 9], 1.0, IndexError),
+    ],
+)
+def test_failed_write_after_queued_writes_changes_nothing(bad):
+    t = jt.zeros((2, 4)) if isinstance(bad[0], tuple) else jt.zeros(4)
+    flat = t.reshape((-1,))
+    flat[1] = 3.0
+    flat[2] = 4.0
+    view = t[...]
+    before = np.asarray(t).copy()
+    with pytest.raises(bad[2]):
+        t[bad[0]] = bad[1]
+    np.testing.assert_array_equal(np.asarray(t), before)
+    np.testing.assert_array_equal(np.asarray(view), before)
+
+
+def test_integer_queue_errors_are_raised_at_the_write():
+    t = jt.zeros(3, dtype=jt.uint8)
+    t[0] = 255
+    with pytest.raises(OverflowError):
+        t[1] = 256
+    with pytest.raises(OverflowError):
+        t[1] = -1
+    with pytest.raises(ValueError):
+        t[1] = float("nan")
+    np.testing.assert_array_equal(np.asarray(t), [255, 0, 0])
+
+
+def test_float_from_python_int_and_bool_tensor_values():
+    t = jt.zeros(2)
+    t[0] = 3
+    t[1] = True
+    np.testing.assert_array_equal(np.asarray(t), [3.0, 1.0])
+    b = jt.zeros(2, dtype=jt.bool)
+    b[0] = 2
+    b[1] = 0.0
+    np.testing.assert_array_equal(np.asarray(b), [True, False])
