@@ -1,3 +1,730 @@
-"""_indexing_functions (to be filled in)."""
+"""Indexing functions: the Array API's ``take``/``take_along_axis`` and the PyTorch/Paddle
+gather/scatter family (``gather``, ``scatter``, ``scatter_reduce``, ``index_put``, ``index_add``,
+``gather_nd``, ``scatter_nd``, ``scatter_nd_add``), with their Tensor methods.
 
-__all__: list[str] = []
+Conventions shared by every function here:
+
+* indices are int32/int64 (a float or bool index raises ``TypeError``; ``index_put`` also takes
+  boolean masks, as PyTorch does); negative values count from the end; a value outside
+  ``[-n, n)`` raises ``IndexError`` naming the value and the size before anything runs (under
+  tracing the hooks in ``_indexing.traced_bounds_checks`` run instead);
+* shape mismatches raise ``ValueError`` naming the shapes;
+* duplicate indices: with ``reduce=None`` / ``accumulate=False`` the *last* value in C order of
+  the index wins, deterministically on every backend (PyTorch leaves this undefined); reductions
+  combine every duplicate;
+* everything is differentiable with ``jax.grad``/``vjp``/``jvp`` (eager and under ``jit``);
+  gradients follow PyTorch autograd (scatter-add for repeated indices, ties of ``amax``/``amin``
+  share the gradient evenly). Where PyTorch's own gradient is arbitrary (the source of an
+  overwritten duplicate in ``scatter``/``index_put``) ours is the mathematically exact one: zero;
+* the ``*_`` methods write through the Tensor's storage, so every view sees the change, and
+  reuse its buffer when nothing else holds it.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from . import _indexing, _kernels
+from ._index_select import (
+    as_value,
+    check_bounds,
+    check_dim,
+    index_select,
+    index_value,
+    normalize,
+)
+from ._tensor import Tensor
+
+__all__ = [
+    "gather",
+    "gather_nd",
+    "index_add",
+    "index_put",
+    "scatter",
+    "scatter_nd",
+    "scatter_nd_add",
+    "scatter_reduce",
+    "take",
+    "take_along_axis",
+]
+
+Tracer = jax.core.Tracer
+
+
+def _wrap(val: Any, *inputs: Any) -> Tensor:
+    """A new Tensor owning ``val``, never sharing an input storage's buffer."""
+    for x in inputs:
+        if isinstance(x, Tensor) and val is x._storage.array:
+            val = jnp.array(val, copy=True)
+            break
+    return Tensor._wrap(val)
+
+
+def _fmt(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _mode(checked: bool) -> Any:
+    return "promise_in_bounds" if checked else "clip"
+
+
+def _smode(checked: bool) -> Any:
+    return "promise_in_bounds" if checked else "drop"
+
+
+def _source(src: Any, dtype: np.dtype, fname: str, name: str = "src") -> Any:
+    """A value to write into a Tensor of ``dtype``: cast like ``astype``; complex into real
+    raises ``TypeError``."""
+    if isinstance(src, (bool, int, float, complex)):
+        if isinstance(src, complex) and dtype.kind != "c":
+            raise TypeError(f"{fname}(): cannot write a complex {name} into a {dtype} Tensor")
+        return np.asarray(src, dtype=dtype)
+    v = as_value(src, name)
+    if np.dtype(v.dtype).kind == "c" and dtype.kind != "c":
+        raise TypeError(
+            f"{fname}(): cannot write a {np.dtype(v.dtype)} {name} into a {dtype} Tensor; "
+            "write src.real or cast the Tensor to a complex dtype"
+        )
+    return v
+
+
+# -- take / take_along_axis ---------------------------------------------------------------
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Tensor:
+    """Elements of ``x`` at ``indices`` along ``axis`` (Array API ``take``).
+
+    ``axis`` may be omitted only for a 1-D ``x``. Negative indices count from the end.
+
+    >>> import jaxtensor as jt
+    >>> jt.take(jt.asarray([10, 20, 30]), jt.asarray([2, -3])).tolist()
+    [30, 10]
+    >>> jt.take(jt.asarray([[1, 2], [3, 4]]), jt.asarray([1]), axis=1).tolist()
+    [[2], [4]]
+    """
+    xv = as_value(x)
+    if axis is None:
+        if xv.ndim != 1:
+            raise ValueError(
+                f"take(): axis is required for a {xv.ndim}-D Tensor (shape {_fmt(xv.shape)}); "
+                "pass axis=, or flatten x with reshape(x, (-1,)) first"
+            )
+        axis = 0
+    return index_select(x if isinstance(x, Tensor) else Tensor._wrap(xv), axis, indices)
+
+
+def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Tensor:
+    """``x`` gathered along ``axis`` at ``indices`` of the same rank (Array API
+    ``take_along_axis``; NumPy's broadcasting of the other dimensions).
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([[10, 30, 20], [60, 40, 50]])
+    >>> jt.take_along_axis(x, jt.asarray([[0], [1]]), axis=1).tolist()
+    [[10], [40]]
+    """
+    xv = as_value(x)
+    iv = index_value(indices, "take_along_axis", "indices")
+    ax = check_dim(axis, xv.ndim, "take_along_axis", "axis")
+    if iv.ndim != xv.ndim:
+        raise ValueError(
+            f"take_along_axis(): indices (shape {_fmt(iv.shape)}) must have the same number "
+            f"of dimensions as x (shape {_fmt(xv.shape)})"
+        )
+    for d in range(xv.ndim):
+        if d != ax and iv.shape[d] != xv.shape[d] and 1 not in (iv.shape[d], xv.shape[d]):
+            raise ValueError(
+                f"take_along_axis(): indices of shape {_fmt(iv.shape)} do not broadcast with x "
+                f"of shape {_fmt(xv.shape)} outside axis {ax}"
+            )
+    n = xv.shape[ax]
+    neg = check_bounds(iv, n, ax, "take_along_axis")
+    checked = not isinstance(iv, Tracer)
+
+    def build() -> Callable:
+        def f(a: Any, i: Any) -> Any:
+            return jnp.take_along_axis(a, normalize(i, n, neg), axis=ax, mode=_mode(checked))
+
+        return f
+
+    return _wrap(_kernels.call(("take_along_axis", ax, neg, checked, n), build, xv, iv), x)
+
+
+# -- gather / scatter (PyTorch dim-wise) --------------------------------------------------
+def _coords(idx: Any, dim: int) -> tuple[Any, ...]:
+    """Full coordinates for PyTorch's ``gather``/``scatter``: ``index`` on ``dim``, the
+    position itself on every other dimension."""
+    shape = idx.shape
+    return tuple(
+        idx if d == dim else lax.broadcasted_iota(idx.dtype, shape, d) for d in range(len(shape))
+    )
+
+
+def _check_gs(fname: str, x: Any, dim: Any, index: Any, src: Any = None) -> tuple:
+    xv = as_value(x)
+    iv = index_value(index, fname)
+    d = check_dim(dim, xv.ndim, fname)
+    if iv.ndim != xv.ndim and not (iv.ndim <= 1 and xv.ndim <= 1):
+        raise ValueError(
+            f"{fname}(): index (shape {_fmt(iv.shape)}) must have as many dimensions as x "
+            f"(shape {_fmt(xv.shape)})"
+        )
+    if xv.ndim == 0:
+        xv = xv.reshape(1)
+    if iv.ndim == 0:
+        iv = iv.reshape(1)
+    for k in range(xv.ndim):
+        if k != d and iv.shape[k] > xv.shape[k]:
+            raise ValueError(
+                f"{fname}(): index of shape {_fmt(iv.shape)} is larger than x of shape "
+                f"{_fmt(xv.shape)} in dimension {k} (only dimension {d} may be larger)"
+            )
+    if src is not None and getattr(src, "ndim", 0) != 0:
+        sshape = tuple(src.shape)
+        if len(sshape) != len(iv.shape) or any(i > s for i, s in zip(iv.shape, sshape)):
+            raise ValueError(
+                f"{fname}(): src of shape {_fmt(sshape)} must have index's number of dimensions "
+                f"and be at least as large as index (shape {_fmt(iv.shape)}) in every dimension"
+            )
+    n = xv.shape[d]
+    neg = check_bounds(iv, n, d, fname)
+    return xv, iv, d, neg, not isinstance(iv, Tracer)
+
+
+def gather(x: Any, dim: int, index: Any) -> Tensor:
+    """``out[i][j][k] = x[index[i][j][k]][j][k]`` for ``dim=0`` (``torch.gather``).
+
+    ``index`` has ``x``'s rank and is no larger than ``x`` outside ``dim``; the result has
+    ``index``'s shape.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([[1, 2], [3, 4]])
+    >>> jt.gather(x, 1, jt.asarray([[0, 0], [1, 0]])).tolist()
+    [[1, 1], [4, 3]]
+    """
+    xv, iv, d, neg, checked = _check_gs("gather", x, dim, index)
+    n = xv.shape[d]
+    squeeze = as_value(x).ndim == 0
+
+    def build() -> Callable:
+        def f(a: Any, i: Any) -> Any:
+            r = a.at[_coords(normalize(i, n, neg), d)].get(mode=_mode(checked))
+            return r.reshape(()) if squeeze else r
+
+        return f
+
+    return _wrap(_kernels.call(("gather", d, neg, checked, n, squeeze), build, xv, iv), x)
+
+
+_REDUCE = {None: None, "add": "sum", "sum": "sum", "multiply": "prod", "prod": "prod",
+           "mean": "mean", "amax": "amax", "amin": "amin"}
+
+
+def _last_wins(lin: Any) -> Any:
+    """A mask of the entries of ``lin`` (flat target positions) that are the last one to hit
+    their position, in order."""
+    k = lin.shape[0]
+    order = jnp.argsort(lin, stable=True)
+    s = lin[order]
+    last = jnp.concatenate([s[1:] != s[:-1], jnp.ones((1,), bool)])
+    return jnp.zeros((k,), bool).at[order].set(last)
+
+
+def _segment_prod(lin: Any, vals: Any) -> tuple[Any, Any]:
+    """(last-hit mask, product of all ``vals`` sharing a target position, at the last hit) —
+    differentiable (a segmented ``associative_scan``; XLA's scatter-multiply has no transpose
+    for repeated indices)."""
+    k = lin.shape[0]
+    order = jnp.argsort(lin, stable=True)
+    s = lin[order]
+    v = vals[order]
+    start = jnp.concatenate([jnp.ones((1,), bool), s[1:] != s[:-1]])
+
+    def comb(a: tuple, b: tuple) -> tuple:
+        va, fa = a
+        vb, fb = b
+        return jnp.where(fb, vb, va * vb), fa | fb
+
+    cum, _ = lax.associative_scan(comb, (v, start))
+    last = jnp.concatenate([s[1:] != s[:-1], jnp.ones((1,), bool)])
+    inv = jnp.zeros((k,), order.dtype).at[order].set(jnp.arange(k, dtype=order.dtype))
+    return last[inv], cum[inv]
+
+
+def _scatter_value(t: Any, coords: tuple, v: Any, reduce: str | None, include_self: bool,
+                   checked: bool) -> Any:
+    """``t`` with ``v`` scattered at ``coords`` (a tuple of same-shape index arrays)."""
+    shape = t.shape
+    mode = _smode(checked)
+    k = math.prod(coords[0].shape) if coords else 1
+    if k == 0:
+        return t
+    if reduce is None or reduce == "prod":
+        flat = [c.reshape(-1) for c in coords]
+        lin = jnp.zeros((k,), flat[0].dtype)
+        for c, n in zip(flat, shape):
+            lin = lin * n + c
+        if reduce is None:
+            keep = _last_wins(lin) if k > 1 else jnp.ones((1,), bool)
+            vals = v.reshape(-1)
+        else:
+            keep, vals = _segment_prod(lin, v.reshape(-1))
+        oob = jnp.asarray(shape[0], flat[0].dtype)
+        sel = (jnp.where(keep, flat[0], oob),) + tuple(flat[1:])
+        if reduce is None:
+            return t.at[sel].set(vals, mode="drop")
+        base = t if include_self else t.at[sel].set(jnp.ones((), t.dtype), mode="drop")
+        factor = jnp.ones(shape, t.dtype).at[sel].set(vals, mode="drop")
+        return base * factor
+    if reduce == "sum":
+        base = t if include_self else t.at[coords].set(0, mode=mode)
+        return base.at[coords].add(v, mode=mode)
+    if reduce == "mean":
+        cnt = jnp.zeros(shape, jnp.int32).at[coords].add(1, mode=mode)
+        base = t if include_self else t.at[coords].set(0, mode=mode)
+        total = base.at[coords].add(v, mode=mode)
+        denom = jnp.maximum(cnt + (1 if include_self else 0), 1).astype(t.dtype)
+        if jnp.issubdtype(t.dtype, jnp.integer):
+            res = total // denom
+        else:
+            res = total / denom
+        return jnp.where(cnt > 0, res, t)
+    if reduce in ("amax", "amin"):
+        if jnp.issubdtype(t.dtype, jnp.inexact):
+            ident = -jnp.inf if reduce == "amax" else jnp.inf
+        elif t.dtype == jnp.bool_:
+            ident = reduce != "amax"
+        else:
+            info = jnp.iinfo(t.dtype)
+            ident = info.min if reduce == "amax" else info.max
+        base = t if include_self else t.at[coords].set(ident, mode=mode)
+        if reduce == "amax":
+            return base.at[coords].max(v, mode=mode)
+        return base.at[coords].min(v, mode=mode)
+    raise AssertionError(reduce)
+
+
+def _scatter_builder(d: int, n: int, neg: bool, checked: bool, reduce: str | None,
+                     include_self: bool, ishape: tuple[int, ...]) -> Callable[[], Callable]:
+    def build() -> Callable:
+        def f(t: Any, v: Any, i: Any) -> Any:
+            v = jnp.asarray(v)
+            if v.ndim:
+                v = v[tuple(slice(0, s) for s in ishape)]
+            v = jnp.broadcast_to(v.astype(t.dtype), ishape)
+            coords = _coords(normalize(i, n, neg), d)
+            return _scatter_value(t, coords, v, reduce, include_self, checked)
+
+        return f
+
+    return build
+
+
+def _scatter_prepare(fname: str, x: Any, dim: Any, index: Any, src: Any, reduce: Any) -> tuple:
+    if reduce not in _REDUCE:
+        raise ValueError(
+            f"{fname}(): reduce must be one of None, 'add', 'multiply', 'amax', 'amin' "
+            f"(or 'sum', 'prod', 'mean'), got {reduce!r}"
+        )
+    xv0 = as_value(x)
+    sv = _source(src, np.dtype(xv0.dtype), fname)
+    xv, iv, d, neg, checked = _check_gs(fname, x, dim, index, sv)
+    return xv, iv, sv, d, neg, checked, _REDUCE[reduce]
+
+
+def scatter(x: Any, dim: int, index: Any, src: Any, *, reduce: str | None = None) -> Tensor:
+    """A copy of ``x`` with ``src`` written at ``index`` along ``dim`` (``torch.scatter``).
+
+    ``out[index[i][j]][j] = src[i][j]`` for ``dim=0``. ``src`` is a Tensor at least as large as
+    ``index`` (its leading ``index.shape`` block is used) or a scalar. ``reduce`` combines instead
+    of overwriting: ``"add"``, ``"multiply"``, ``"amax"``, ``"amin"`` (also PyTorch's
+    ``scatter_reduce`` names ``"sum"``, ``"prod"``, ``"mean"``). Without ``reduce``, the last
+    duplicate in C order of ``index`` wins.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros((2, 3))
+    >>> jt.scatter(x, 1, jt.asarray([[2], [0]]), jt.asarray([[5.0], [7.0]])).tolist()
+    [[0.0, 0.0, 5.0], [7.0, 0.0, 0.0]]
+    >>> jt.scatter(jt.zeros(3), 0, jt.asarray([1, 1]), 1.0, reduce="add").tolist()
+    [0.0, 2.0, 0.0]
+    """
+    return scatter_reduce(x, dim, index, src, reduce, include_self=True, _fname="scatter")
+
+
+def scatter_reduce(x: Any, dim: int, index: Any, src: Any, reduce: str | None, *,
+                   include_self: bool = True, _fname: str = "scatter_reduce") -> Tensor:
+    """``torch.scatter_reduce``: combine ``src`` into a copy of ``x`` at ``index`` along
+    ``dim`` with ``reduce`` in ``"sum"``, ``"prod"``, ``"mean"``, ``"amax"``, ``"amin"``;
+    ``include_self=False`` leaves ``x``'s own values out at the positions written.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([1.0, 2.0, 3.0])
+    >>> jt.scatter_reduce(x, 0, jt.asarray([0, 0, 2]), jt.asarray([4.0, 5.0, 6.0]), "amax",
+    ...                   include_self=False).tolist()
+    [5.0, 2.0, 6.0]
+    """
+    xv, iv, sv, d, neg, checked, red = _scatter_prepare(_fname, x, dim, index, src, reduce)
+    n = xv.shape[d]
+    squeeze = as_value(x).ndim == 0
+    build = _scatter_builder(d, n, neg, checked, red, bool(include_self), tuple(iv.shape))
+    key = ("scatter", d, n, neg, checked, red, bool(include_self), tuple(iv.shape))
+    val = _kernels.call(key, build, xv, sv, iv)
+    if squeeze:
+        val = val.reshape(())
+    return _wrap(val, x)
+
+
+def _scatter_inplace(fname: str, x: Tensor, dim: Any, index: Any, src: Any, reduce: Any,
+                     include_self: bool = True) -> Tensor:
+    xv, iv, sv, d, neg, checked, red = _scatter_prepare(fname, x, dim, index, src, reduce)
+    if x.ndim == 0:
+        x._assign(scatter_reduce(x, dim, index, src, reduce, include_self=include_self)
+                  ._value())
+        return x
+    n = xv.shape[d]
+    ishape = tuple(iv.shape)
+    build = _scatter_builder(d, n, neg, checked, red, bool(include_self), ishape)
+
+    def inner() -> Callable:
+        f = build()
+        return lambda t, v, i: f(t, v, i)
+
+    key = ("jt_scatter", d, n, neg, checked, red, bool(include_self), ishape)
+    _kernels.write_indexed(x._storage, x._view, key, inner, sv, [iv])
+    return x
+
+
+# -- index_put / index_add ----------------------------------------------------------------
+def _index_tuple(indices: Any, fname: str) -> tuple:
+    if isinstance(indices, (list, tuple)):
+        items = tuple(indices)
+    else:
+        items = (indices,)
+    out = []
+    for k, it in enumerate(items):
+        if it is None:
+            out.append(slice(None))
+            continue
+        v = index_value(it, fname, f"indices[{k}]", allow_bool=True)
+        out.append(Tensor._wrap(jnp.asarray(v)) if isinstance(v, np.ndarray) else v)
+    return tuple(out)
+
+
+def index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """A copy of ``x`` with ``x[indices] = values`` (``torch.index_put``).
+
+    ``indices`` is a tuple of integer (or boolean mask) Tensors, one per leading dimension;
+    they broadcast together like NumPy advanced indexing and ``values`` broadcasts to the
+    selection. With duplicates the last value wins (deterministic); ``accumulate=True`` adds
+    every value instead.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros(4)
+    >>> jt.index_put(x, (jt.asarray([1, 1, 3]),), jt.asarray([1.0, 2.0, 3.0])).tolist()
+    [0.0, 2.0, 0.0, 3.0]
+    >>> jt.index_put(x, (jt.asarray([1, 1, 3]),), jt.asarray([1.0, 2.0, 3.0]),
+    ...              accumulate=True).tolist()
+    [0.0, 3.0, 0.0, 3.0]
+    """
+    xt = x if isinstance(x, Tensor) else Tensor._wrap(as_value(x))
+    out = Tensor._wrap(xt._value())
+    _index_put_inplace(out, indices, values, accumulate)
+    return _wrap(out._value(), xt)
+
+
+def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -> Tensor:
+    idx = _index_tuple(indices, "index_put")
+    if not accumulate:
+        _indexing.setitem(x, idx, values)
+        return x
+    shape = x.shape
+    p = _indexing.parse(idx, shape)
+    if p.shape is None:
+        raise _indexing.NonConcreteBooleanIndexError(
+            "index_put(accumulate=True) with a boolean mask inside jit selects a data-dependent "
+            "number of elements; use jaxtensor.nonzero(mask, size=...) for the indices"
+        )
+    v = _indexing.prepare_value(values, x.dtype, p.shape)
+    if math.prod(p.shape) == 0:
+        return x
+    struct, dyn = _indexing._index_structure(p)
+    in_shape, out_shape = p.in_shape, p.shape
+
+    def build() -> Callable:
+        def add(t: Any, val: Any, *d: Any) -> Any:
+            tshape = t.shape
+            t = t.reshape(in_shape)
+            val = jnp.broadcast_to(jnp.asarray(val).astype(t.dtype), out_shape)
+            t = t.at[_indexing._rebuild(struct, d, in_shape, False)].add(val, mode="drop")
+            return t.reshape(tshape)
+
+        return add
+
+    _kernels.write_indexed(x._storage, x._view, ("index_put_acc", struct, in_shape), build, v,
+                           dyn)
+    return x
+
+
+def _check_index_add(fname: str, x: Any, dim: Any, index: Any, source: Any) -> tuple:
+    xv = as_value(x)
+    d = check_dim(dim, xv.ndim, fname)
+    iv = index_value(index, fname)
+    if iv.ndim > 1:
+        raise ValueError(f"{fname}(): index must be 0-D or 1-D, got shape {_fmt(iv.shape)}")
+    sv = _source(source, np.dtype(xv.dtype), fname, "source")
+    n = xv.shape[d] if xv.ndim else 1
+    k = math.prod(iv.shape)
+    want = tuple(xv.shape[:d]) + (k,) + tuple(xv.shape[d + 1:]) if xv.ndim else (k,)
+    sshape = tuple(getattr(sv, "shape", ()))
+    if sshape != want and not (sshape == () and (k == 1 or not xv.ndim)) and not (
+            iv.ndim == 0 and sshape == tuple(xv.shape[:d]) + tuple(xv.shape[d + 1:])):
+        raise ValueError(
+            f"{fname}(): source of shape {_fmt(sshape)} does not match x of shape "
+            f"{_fmt(xv.shape)} with {k} indices along dim {d}: expected {_fmt(want)}"
+        )
+    neg = check_bounds(iv, n, d, fname)
+    return xv, iv.reshape(-1) if iv.ndim == 0 else iv, sv, d, n, neg, want
+
+
+def _index_add_builder(d: int, n: int, neg: bool, checked: bool, want: tuple, alpha: Any,
+                       flat: bool) -> Callable[[], Callable]:
+    def build() -> Callable:
+        def f(t: Any, v: Any, i: Any, a: Any) -> Any:
+            tt = t.reshape(1) if flat else t
+            v = jnp.broadcast_to(jnp.asarray(v).reshape(want) if jnp.size(v) == math.prod(want)
+                                 else v, want).astype(tt.dtype)
+            v = v * jnp.asarray(a).astype(tt.dtype)
+            key = (slice(None),) * d + (normalize(i, n, neg),)
+            r = tt.at[key].add(v, mode=_smode(checked))
+            return r.reshape(t.shape)
+
+        return f
+
+    return build
+
+
+def index_add(x: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Tensor:
+    """A copy of ``x`` with ``alpha * source`` added at ``index`` along ``dim``
+    (``torch.index_add``); repeated indices accumulate.
+
+    ``source`` has ``x``'s shape with dimension ``dim`` replaced by ``len(index)``.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros((3, 2))
+    >>> jt.index_add(x, 0, jt.asarray([0, 2, 0]), jt.ones((3, 2))).tolist()
+    [[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]]
+    """
+    xv, iv, sv, d, n, neg, want = _check_index_add("index_add", x, dim, index, source)
+    checked = not isinstance(iv, Tracer)
+    flat = xv.ndim == 0
+    build = _index_add_builder(d, n, neg, checked, want, alpha, flat)
+    f_key = ("index_add", d, n, neg, checked, want, flat)
+
+    def build2() -> Callable:
+        f = build()
+        return lambda t, v, i, a: f(t, v, i, a)
+
+    return _wrap(_kernels.call(f_key, build2, xv, sv, iv, alpha), x)
+
+
+def _index_add_inplace(x: Tensor, dim: Any, index: Any, source: Any, alpha: Any) -> Tensor:
+    xv, iv, sv, d, n, neg, want = _check_index_add("index_add_", x, dim, index, source)
+    checked = not isinstance(iv, Tracer)
+    build = _index_add_builder(d, n, neg, checked, want, alpha, xv.ndim == 0)
+
+    def inner() -> Callable:
+        f = build()
+        return lambda t, v, i, a: f(t, v, i, a)
+
+    key = ("jt_index_add", d, n, neg, checked, want, xv.ndim == 0)
+    _kernels.write_indexed(x._storage, x._view, key, inner, sv, [iv, alpha])
+    return x
+
+
+# -- gather_nd / scatter_nd (Paddle) ------------------------------------------------------
+def _check_nd(fname: str, shape: Sequence[int], index: Any) -> tuple[Any, int, bool]:
+    iv = index_value(index, fname)
+    if iv.ndim == 0:
+        raise ValueError(f"{fname}(): index must have at least one dimension, got a 0-D index")
+    k = iv.shape[-1]
+    if k > len(shape):
+        raise ValueError(
+            f"{fname}(): index's last dimension ({k}, shape {_fmt(iv.shape)}) cannot exceed the "
+            f"rank of the indexed shape {_fmt(shape)}"
+        )
+    neg = False
+    if isinstance(iv, Tracer):
+        for a in range(k):
+            _indexing._check_traced(iv[..., a], shape[a], a)
+        neg = True
+    elif math.prod(iv.shape):
+        a_np = np.asarray(iv)
+        for a in range(k):
+            neg |= check_bounds(a_np[..., a], shape[a], a, fname)
+    return iv, k, neg
+
+
+def _nd_coords(i: Any, shape: Sequence[int], k: int, neg: bool) -> tuple:
+    i = jnp.asarray(i)
+    return tuple(normalize(i[..., a], shape[a], neg) for a in range(k))
+
+
+def gather_nd(x: Any, index: Any) -> Tensor:
+    """``out[i...] = x[index[i..., 0], ..., index[i..., k-1]]`` (``paddle.gather_nd``): the
+    result has shape ``index.shape[:-1] + x.shape[k:]``.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([[1, 2], [3, 4]])
+    >>> jt.gather_nd(x, jt.asarray([[1, 0], [0, 1]])).tolist()
+    [3, 2]
+    >>> jt.gather_nd(x, jt.asarray([[1]])).tolist()
+    [[3, 4]]
+    """
+    xv = as_value(x)
+    shape = tuple(xv.shape)
+    iv, k, neg = _check_nd("gather_nd", shape, index)
+    checked = not isinstance(iv, Tracer)
+
+    def build() -> Callable:
+        def f(a: Any, i: Any) -> Any:
+            if k == 0:
+                return jnp.broadcast_to(a, i.shape[:-1] + a.shape)
+            return a.at[_nd_coords(i, shape, k, neg)].get(mode=_mode(checked))
+
+        return f
+
+    return _wrap(_kernels.call(("gather_nd", k, neg, checked, shape), build, xv, iv), x)
+
+
+def scatter_nd_add(x: Any, index: Any, updates: Any) -> Tensor:
+    """A copy of ``x`` with ``updates`` added at ``index`` (``paddle.scatter_nd_add``):
+    ``updates`` has shape ``index.shape[:-1] + x.shape[k:]``; repeated indices accumulate.
+
+    >>> import jaxtensor as jt
+    >>> jt.scatter_nd_add(jt.zeros(3), jt.asarray([[1], [1]]), jt.ones(2)).tolist()
+    [0.0, 2.0, 0.0]
+    """
+    xv = as_value(x)
+    shape = tuple(xv.shape)
+    iv, k, neg = _check_nd("scatter_nd_add", shape, index)
+    uv = _source(updates, np.dtype(xv.dtype), "scatter_nd_add", "updates")
+    want = tuple(iv.shape[:-1]) + shape[k:]
+    ushape = tuple(getattr(uv, "shape", ()))
+    if ushape != want and ushape != ():
+        raise ValueError(
+            f"scatter_nd_add(): updates of shape {_fmt(ushape)} do not match index of shape "
+            f"{_fmt(iv.shape)} into x of shape {_fmt(shape)}: expected {_fmt(want)}"
+        )
+    checked = not isinstance(iv, Tracer)
+
+    def build() -> Callable:
+        def f(a: Any, u: Any, i: Any) -> Any:
+            u = jnp.broadcast_to(jnp.asarray(u).astype(a.dtype), want)
+            if k == 0:
+                return a + u.reshape((-1,) + shape).sum(0)
+            return a.at[_nd_coords(i, shape, k, neg)].add(u, mode=_smode(checked))
+
+        return f
+
+    return _wrap(_kernels.call(("scatter_nd_add", k, neg, checked, shape, want), build, xv, uv,
+                               iv), x)
+
+
+def scatter_nd(index: Any, updates: Any, shape: Sequence[int]) -> Tensor:
+    """Zeros of ``shape`` with ``updates`` added at ``index`` (``paddle.scatter_nd``).
+
+    >>> import jaxtensor as jt
+    >>> jt.scatter_nd(jt.asarray([[1], [3], [1]]), jt.asarray([9.0, 10.0, 11.0]), [5]).tolist()
+    [0.0, 20.0, 0.0, 10.0, 0.0]
+    """
+    uv = as_value(updates, "updates")
+    shape = tuple(operator.index(s) for s in shape)
+    return scatter_nd_add(Tensor._wrap(jnp.zeros(shape, uv.dtype)), index, uv)
+
+
+# -- Tensor methods -----------------------------------------------------------------------
+def _install_methods() -> None:
+    def gather_m(self: Tensor, dim: int, index: Any) -> Tensor:
+        """Method form of :func:`jaxtensor.gather`."""
+        return gather(self, dim, index)
+
+    def scatter_m(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
+                  reduce: str | None = None) -> Tensor:
+        """Method form of :func:`jaxtensor.scatter` (``value=`` as PyTorch's scalar form)."""
+        return scatter(self, dim, index, value if src is None else src, reduce=reduce)
+
+    def scatter__m(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
+                   reduce: str | None = None) -> Tensor:
+        """In-place :func:`jaxtensor.scatter`: writes through the storage (views see it).
+
+        >>> import jaxtensor as jt
+        >>> x = jt.zeros((2, 3)); row = x[1]
+        >>> _ = x.scatter_(1, jt.asarray([[0], [2]]), 4.0)
+        >>> row.tolist()
+        [0.0, 0.0, 4.0]
+        """
+        return _scatter_inplace("scatter_", self, dim, index, value if src is None else src,
+                                reduce)
+
+    def scatter_add_m(self: Tensor, dim: int, index: Any, src: Any) -> Tensor:
+        """``torch.Tensor.scatter_add``: :func:`jaxtensor.scatter` with ``reduce="add"``."""
+        return scatter(self, dim, index, src, reduce="add")
+
+    def scatter_add__m(self: Tensor, dim: int, index: Any, src: Any) -> Tensor:
+        """In-place ``scatter_add`` (repeated indices accumulate)."""
+        return _scatter_inplace("scatter_add_", self, dim, index, src, "add")
+
+    def scatter_reduce_m(self: Tensor, dim: int, index: Any, src: Any, reduce: str, *,
+                         include_self: bool = True) -> Tensor:
+        """Method form of :func:`jaxtensor.scatter_reduce`."""
+        return scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    def scatter_reduce__m(self: Tensor, dim: int, index: Any, src: Any, reduce: str, *,
+                          include_self: bool = True) -> Tensor:
+        """In-place :func:`jaxtensor.scatter_reduce`."""
+        return _scatter_inplace("scatter_reduce_", self, dim, index, src, reduce, include_self)
+
+    def index_put_m(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+        """Method form of :func:`jaxtensor.index_put`."""
+        return index_put(self, indices, values, accumulate)
+
+    def index_put__m(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+        """In-place :func:`jaxtensor.index_put` through the storage (views see it).
+
+        >>> import jaxtensor as jt
+        >>> x = jt.zeros(3)
+        >>> x.index_put_((jt.asarray([0, 0]),), jt.asarray([1.0, 2.0]), accumulate=True).tolist()
+        [3.0, 0.0, 0.0]
+        """
+        return _index_put_inplace(self, indices, values, accumulate)
+
+    def index_add_m(self: Tensor, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Tensor:
+        """Method form of :func:`jaxtensor.index_add`."""
+        return index_add(self, dim, index, source, alpha=alpha)
+
+    def index_add__m(self: Tensor, dim: int, index: Any, source: Any, *,
+                     alpha: Any = 1) -> Tensor:
+        """In-place :func:`jaxtensor.index_add` through the storage (views see it)."""
+        return _index_add_inplace(self, dim, index, source, alpha)
+
+    def take_along_dim_m(self: Tensor, indices: Any, dim: int) -> Tensor:
+        """``torch.Tensor.take_along_dim``: :func:`jaxtensor.take_along_axis`."""
+        return take_along_axis(self, indices, axis=dim)
+
+    for name, fn in {
+        "gather": gather_m, "scatter": scatter_m, "scatter_": scatter__m,
+        "scatter_add": scatter_add_m, "scatter_add_": scatter_add__m,
+        "scatter_reduce": scatter_reduce_m, "scatter_reduce_": scatter_reduce__m,
+        "index_put": index_put_m, "index_put_": index_put__m, "index_add": index_add_m,
+        "index_add_": index_add__m, "take_along_dim": take_along_dim_m,
+    }.items():
+        fn.__name__ = name
+        setattr(Tensor, name, fn)
+
+
+_install_methods()
