@@ -67,8 +67,9 @@ from ._transforms import *  # noqa: F403
 from ._utility import *  # noqa: F403
 
 _install_operators()
+_creation._install_methods()
 
-__array_api_version__ = "2025.12"
+__array_api_version__ = _info.API_VERSION
 
 _DTYPE_NAMES = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

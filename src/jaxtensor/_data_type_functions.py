@@ -1,3 +1,203 @@
-"""_data_type_functions (to be filled in)."""
+"""Data type functions of the Array API standard: ``astype``, ``can_cast``, ``finfo``,
+``iinfo``, ``isdtype``, ``result_type``."""
 
-__all__: list[str] = []
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+
+from . import _dtypes, _kernels
+from ._tensor import Tensor
+
+__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+
+
+def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Tensor:
+    """Cast ``x`` to ``dtype``, ignoring promotion rules.
+
+    ``copy=False`` returns ``x`` itself when nothing changes. Complex to real raises
+    ``TypeError`` (take ``real``/``imag`` first); ``True`` casts to 1 and non-zero casts to
+    ``True``.
+
+    >>> import jaxtensor as jt
+    >>> jt.astype(jt.asarray([1.7, -1.7]), jt.int32)
+    Tensor(shape=[2], dtype=int32, device=cpu,
+           [ 1, -1])
+    """
+    if not isinstance(x, Tensor):
+        raise TypeError(f"astype() expects a Tensor, got {type(x).__name__}")
+    dt = _dtypes.as_dtype(dtype)
+    src = x.dtype
+    if src.kind == "c" and dt.kind != "c":
+        raise TypeError(
+            f"astype() from {src} to {dt} would drop the imaginary part; cast "
+            "jaxtensor.real(x) or jaxtensor.imag(x) instead"
+        )
+    same_device = device is None or device == x.device
+    if dt == src and same_device and not copy:
+        return x
+    v = x._value()
+    if dt == src:
+        out = _kernels.call(("copy",), lambda: _copy, v)
+    else:
+        out = _kernels.call(("astype", dt), lambda: lambda a: a.astype(dt), v)
+    if not same_device:
+        out = jax.device_put(out, device)
+    return Tensor._wrap(out)
+
+
+def _copy(a: Any) -> Any:
+    return a.copy()
+
+
+def _dtype_of(obj: Any, fname: str) -> np.dtype:
+    if isinstance(obj, Tensor):
+        return obj.dtype
+    if hasattr(obj, "dtype") and not isinstance(obj, (type, np.dtype)):
+        return _dtypes.as_dtype(obj.dtype)
+    try:
+        return _dtypes.as_dtype(obj)
+    except TypeError:
+        raise TypeError(f"{fname}() expects a dtype or a Tensor, got {obj!r}") from None
+
+
+def can_cast(from_: Any, to: Any, /) -> builtins.bool:
+    """Whether ``from_`` converts to ``to`` without losing its kind of value.
+
+    Within a kind this is the standard's promotion table (``int8`` to ``int32`` yes, back
+    no); across kinds it is NumPy's *safe* casting (``bool`` to anything, integers to a
+    float that holds them, real to complex). Complex to real is never allowed.
+
+    >>> import jaxtensor as jt
+    >>> jt.can_cast(jt.int8, jt.int32), jt.can_cast(jt.int32, jt.int8)
+    (True, False)
+    """
+    a = _dtype_of(from_, "can_cast")
+    b = _dtypes.as_dtype(to)
+    return a == b or builtins.bool(np.can_cast(a, b, casting="safe"))
+
+
+@dataclass(frozen=True)
+class finfo_object:  # noqa: N801 - the standard's name
+    """Machine limits of a floating dtype (Python floats, as the standard asks)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class iinfo_object:  # noqa: N801 - the standard's name
+    """Machine limits of an integer dtype (Python ints)."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: np.dtype
+
+
+_finfo_cache: dict[np.dtype, finfo_object] = {}
+
+
+def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's name
+    """Machine limits of a floating-point dtype (of its components, for complex).
+
+    >>> import jaxtensor as jt
+    >>> jt.finfo(jt.float32).bits, jt.finfo(jt.complex64).dtype
+    (32, dtype('float32'))
+    """
+    dt = _dtype_of(type, "finfo")
+    if dt.kind not in "fc":
+        raise TypeError(f"finfo() needs a floating-point dtype, got {dt}; use iinfo() for integers")
+    out = _finfo_cache.get(dt)
+    if out is None:
+        fi = np.finfo(dt)
+        real = np.dtype(fi.dtype)
+        out = _finfo_cache[dt] = finfo_object(
+            bits=int(fi.bits), eps=float(fi.eps), max=float(fi.max), min=float(fi.min),
+            smallest_normal=float(fi.smallest_normal), dtype=real,
+        )
+    return out
+
+
+def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002 - the standard's name
+    """Machine limits of an integer dtype.
+
+    >>> import jaxtensor as jt
+    >>> jt.iinfo(jt.int8)
+    iinfo_object(bits=8, max=127, min=-128, dtype=dtype('int8'))
+    """
+    dt = _dtype_of(type, "iinfo")
+    if dt.kind not in "iu":
+        raise TypeError(f"iinfo() needs an integer dtype, got {dt}; use finfo() for floats")
+    ii = np.iinfo(dt)
+    return iinfo_object(bits=int(ii.bits), max=int(ii.max), min=int(ii.min), dtype=dt)
+
+
+_KINDS = {
+    "bool": "b",
+    "signed integer": "i",
+    "unsigned integer": "u",
+    "integral": "iu",
+    "real floating": "f",
+    "complex floating": "c",
+    "numeric": "iufc",
+}
+
+
+def isdtype(dtype: Any, kind: Any) -> builtins.bool:
+    """Whether ``dtype`` is ``kind``: a dtype, a kind name (``"integral"``, ``"numeric"``,
+    ``"real floating"``, ...) or a tuple of them.
+
+    >>> import jaxtensor as jt
+    >>> jt.isdtype(jt.int8, "integral"), jt.isdtype(jt.float32, ("bool", "complex floating"))
+    (True, False)
+    """
+    if not isinstance(dtype, np.dtype):
+        try:
+            dtype = _dtypes.as_dtype(dtype)
+        except TypeError:
+            raise TypeError(f"isdtype() expects a dtype as its first argument, got {dtype!r}") from None
+    if isinstance(kind, tuple):
+        return builtins.any(isdtype(dtype, k) for k in kind)
+    if isinstance(kind, str):
+        try:
+            return dtype.kind in _KINDS[kind]
+        except KeyError:
+            raise ValueError(
+                f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}"
+            ) from None
+    return dtype == _dtypes.as_dtype(kind)
+
+
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """The dtype the standard's promotion rules give for these Tensors, dtypes and Python
+    scalars (scalars are weak: they never widen a Tensor's dtype).
+
+    >>> import jaxtensor as jt
+    >>> jt.result_type(jt.int8, jt.int16), jt.result_type(jt.float32, 1.0)
+    (dtype('int16'), dtype('float32'))
+    """
+    dt = None
+    scalars = []
+    for a in arrays_and_dtypes:
+        if isinstance(a, (builtins.bool, int, float, complex)):
+            scalars.append(a)
+            continue
+        d = _dtype_of(a, "result_type")
+        dt = d if dt is None else _dtypes.promote(dt, d)
+    if dt is None:
+        raise ValueError(
+            "result_type() needs at least one Tensor or dtype; Python scalars alone have no "
+            "dtype"
+        )
+    for s in scalars:
+        dt = _dtypes.scalar_result(dt, s)
+    return dt

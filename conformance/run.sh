@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Run the official Array API test suite (data-apis/array-api-tests) against jaxtensor.
+#
+# usage: conformance/run.sh [pytest args...]
+#   e.g. conformance/run.sh --max-examples=10 array_api_tests/test_creation_functions.py
+#
+# Environment:
+#   ARRAY_API_TESTS_DIR      checkout of data-apis/array-api-tests with its spec submodule
+#                            (data-apis/array-api) under array-api/; default
+#                            conformance/array-api-tests (git-ignored, never committed)
+#   ARRAY_API_TESTS_VERSION  standard version to test (2025.12 default; 2024.12, 2023.12);
+#                            jaxtensor is told through JAXTENSOR_ARRAY_API_VERSION
+#   JAX_ENABLE_X64           left as the caller sets it (jaxtensor turns 64-bit mode on
+#                            unless it is 0)
+# Without test-file arguments the whole suite (array_api_tests/) runs.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+suite="${ARRAY_API_TESTS_DIR:-$here/array-api-tests}"
+if [[ ! -d "$suite/array_api_tests" ]]; then
+  echo "no array-api-tests checkout at $suite; clone data-apis/array-api-tests there" >&2
+  echo "(with its spec: git clone https://github.com/data-apis/array-api $suite/array-api)" >&2
+  exit 2
+fi
+if [[ ! -d "$suite/array-api/spec" ]]; then
+  echo "the suite's spec submodule is missing: clone data-apis/array-api into $suite/array-api" >&2
+  exit 2
+fi
+export ARRAY_API_TESTS_MODULE=jaxtensor
+if [[ -n "${ARRAY_API_TESTS_VERSION:-}" ]]; then
+  export JAXTENSOR_ARRAY_API_VERSION="$ARRAY_API_TESTS_VERSION"
+fi
+have_target=0
+for a in "$@"; do
+  case "$a" in
+    array_api_tests*) have_target=1 ;;
+  esac
+done
+targets=()
+if [[ $have_target == 0 ]]; then targets=(array_api_tests/); fi
+cd "$suite"
+exec python -m pytest "${targets[@]}" \
+  --disable-deadline \
+  --xfails-file "$here/xfails.txt" \
+  --skips-file "$here/skips.txt" \
+  -p no:cacheprovider \
+  "$@"
