@@ -1,3 +1,742 @@
-"""_transforms (to be filled in)."""
+"""Transforms over Tensors: ``jit`` with in-place semantics, and ``grad``/``vjp``/``jvp``/``vmap``.
 
-__all__: list[str] = []
+A :class:`~jaxtensor.Tensor` is a registered pytree whose leaf is its value, so plain
+``jax.jit``, ``jax.grad``, ``jax.vmap``, ``lax.scan``/``fori_loop`` carries and
+``jax.tree_util`` accept Tensors; inside such a function the Tensors are fresh copies and
+mutating them changes nothing outside (JAX's functional contract).
+
+:func:`jit` goes further and gives compiled code the in-place semantics of eager code:
+
+>>> import jaxtensor as jt
+>>> @jt.jit
+... def bump(x, i):
+...     x[i] += 1          # mutates the caller's Tensor
+>>> a = jt.zeros(4)
+>>> for i in range(4):
+...     bump(a, i)         # compiles once: the index value is dynamic
+>>> a
+Tensor(shape=[4], dtype=float32, device=cpu,
+       [1., 1., 1., 1.])
+
+How it works (see ``docs/transforms.md``):
+
+1. Each distinct *storage* behind the Tensor arguments is passed to XLA once (so
+   ``f(a, a[1:])`` keeps the aliasing), and each view's start offsets are passed as data,
+   so only shapes, dtypes and view structure key the compilation.
+2. While the function is traced, every such storage holds its tracer; the argument
+   Tensors are rebuilt over them with the caller's views, and the function mutates them.
+3. The compiled function returns the final value of every storage it wrote; they are
+   written back to the caller's storages, whose old buffers were donated when nobody else
+   holds them. Results that alias an argument come back as views of it.
+4. A closed-over Tensor written inside the function is discovered during tracing, and
+   the function is retraced with its storage as one more (implicit) input.
+5. Traced index values are bounds-checked with ``jax.experimental.checkify``; a bad index
+   raises ``IndexError`` at the call (``check_bounds=False`` turns this off).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import checkify
+
+from . import _indexing, _storage, _view
+from ._storage import Storage, TracerLeakError, current_trace
+from ._tensor import Tensor
+
+__all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
+
+Tracer = jax.core.Tracer
+_EvalTrace = jax._src.core.EvalTrace
+_IDX = _view._IDX_NP
+
+# jax.jit options that name argument positions or outputs: they would not mean what the user
+# expects, since the compiled function takes storages, not the user's arguments.
+_REJECTED = {
+    "donate_argnums": "jaxtensor.jit donates the buffers of argument storages by itself when "
+    "nobody else holds them; pass donate=False to turn that off",
+    "donate_argnames": "jaxtensor.jit donates the buffers of argument storages by itself when "
+    "nobody else holds them; pass donate=False to turn that off",
+    "in_shardings": "place the argument Tensors with jaxtensor.asarray(..., device=...) or "
+    "jax.device_put before the call instead",
+    "out_shardings": "reshard the results after the call instead",
+}
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+# -- bounds checks under jaxtensor.jit ------------------------------------------------------
+def _checkify_bounds(i: Any, n: int, axis: int) -> None:
+    """The ``_indexing.traced_bounds_checks`` hook: a checkify check on traced index values."""
+    i = jnp.asarray(i)
+    if i.size == 0:
+        return
+    ok = (i >= -n) & (i < n)
+    if i.ndim == 0:
+        bad = i
+    else:
+        bad = i.ravel()[jnp.argmin(ok.ravel())]  # the first offending value
+    checkify.check(
+        jnp.all(ok), f"index {{}} is out of bounds for axis {axis} with size {n}", bad
+    )
+
+
+_CHECK_SUFFIX = re.compile(r"\s*\(`check` failed\)\s*$")
+
+
+def _index_error(msg: str) -> IndexError:
+    return IndexError(_CHECK_SUFFIX.sub("", msg.split("\n")[0]))
+
+
+# -- the output of a traced call: arrays as children, the static description as aux -------
+class _Out:
+    """Pytree carrying the storage finals, new storages and results out of the trace.
+
+    ``aux`` holds everything static (which storages were written, how results rebuild
+    into Tensors), so it comes back from ``jax.jit`` unchanged with the arrays.
+    """
+
+    __slots__ = ("aux", "children")
+
+    def __init__(self, aux: Hashable, children: tuple) -> None:
+        self.aux = aux
+        self.children = children
+
+
+jax.tree_util.register_pytree_node(
+    _Out, lambda o: (o.children, o.aux), lambda aux, ch: _Out(aux, tuple(ch))
+)
+
+
+class _Discovered(BaseException):  # noqa: N818 - control flow, never seen by users
+    """Raised inside a trace when a closed-over storage is written: retrace with it as input."""
+
+    def __init__(self, storage: Storage) -> None:
+        super().__init__()
+        self.storage = storage
+
+
+def _tensor_on(storage: Storage, view: _view.View | None, base: Tensor | None) -> Tensor:
+    t = object.__new__(Tensor)
+    t._storage = storage
+    t._view = view
+    t._cache = None
+    t._cache_version = -1
+    t._base = base
+    return t
+
+
+def _starts_out(view: _view.View) -> tuple[tuple | None, Any]:
+    """(static starts or None, dynamic starts array or None) of a view leaving the trace."""
+    s = view.starts
+    if not s:
+        return (), None
+    if any(isinstance(v, Tracer) for v in s):
+        return None, jnp.stack([jnp.asarray(v, _IDX) for v in s])
+    return tuple(int(v) for v in s), None
+
+
+class _Jitted:
+    """A function compiled by :func:`jit`; call it like the original function."""
+
+    def __init__(
+        self,
+        fn: Callable,
+        static_argnums: tuple[int, ...],
+        static_argnames: tuple[str, ...],
+        check_bounds: bool,
+        donate: bool,
+        jit_kwargs: dict[str, Any],
+    ) -> None:
+        self._fn = fn
+        self._static_argnums = static_argnums
+        self._static_argnames = static_argnames
+        self._check_bounds = check_bounds
+        self._donate = donate
+        self._jit_kwargs = jit_kwargs
+        self._implicit: list[Storage] = []  # closed-over storages the function writes
+        self._compiled: dict[Hashable, Callable] = {}
+        self._tracing: list[tuple[list[Storage], list[Any], Any]] = []
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self) -> str:
+        return f"jaxtensor.jit({getattr(self._fn, '__name__', self._fn)!r})"
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    # -- calling ----------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        while True:
+            try:
+                return self._call(args, kwargs)
+            except _Discovered as d:
+                if any(s is d.storage for s in self._implicit):  # pragma: no cover - safety
+                    raise TracerLeakError(
+                        "a closed-over Tensor is written in a nested trace inside the "
+                        "jaxtensor.jit function; pass it through the loop carry instead"
+                    ) from None
+                self._implicit.append(d.storage)
+
+    def _split(self, args: tuple, kwargs: dict) -> tuple[list, dict, tuple]:
+        n = len(args)
+        nums = {i if i >= 0 else i + n for i in self._static_argnums}
+        static: list[tuple] = []
+        dyn_args = []
+        for i, a in enumerate(args):
+            if i in nums:
+                static.append((i, a))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs = {}
+        for k in sorted(kwargs):
+            if k in self._static_argnames:
+                static.append((k, kwargs[k]))
+            else:
+                dyn_kwargs[k] = kwargs[k]
+        static_t = tuple(static)
+        try:
+            hash(static_t)
+        except TypeError:
+            bad = [k for k, v in static if not _hashable(v)]
+            raise ValueError(
+                f"static arguments {bad} of jaxtensor.jit must be hashable; pass arrays and "
+                "Tensors as dynamic arguments instead"
+            ) from None
+        return dyn_args, dyn_kwargs, static_t
+
+    def _call(self, args: tuple, kwargs: dict) -> Any:
+        dyn_args, dyn_kwargs, static = self._split(args, kwargs)
+        leaves, treedef = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_tensor)
+        storages: list[Storage] = []
+        sid: dict[int, int] = {}
+        desc: list[Any] = []
+        starts: list[Any] = []
+        others: list[Any] = []
+        seen: dict[int, int] = {}
+        first_tensor: dict[int, Tensor] = {}
+        for j, x in enumerate(leaves):
+            if isinstance(x, Tensor):
+                prev = seen.get(id(x))
+                if prev is not None:
+                    desc.append(("same", prev))
+                    continue
+                seen[id(x)] = j
+                st = x._storage
+                k = sid.get(id(st))
+                if k is None:
+                    k = sid[id(st)] = len(storages)
+                    storages.append(st)
+                if k not in first_tensor or x._view is None:
+                    first_tensor[k] = x
+                v = x._view
+                if v is None:
+                    desc.append((k, None, 0, x._base is not None))
+                else:
+                    desc.append((k, v.key, len(v.starts), True))
+                    starts.extend(v.starts)
+            else:
+                desc.append(None)
+                others.append(x)
+        for st in self._implicit:
+            if id(st) not in sid:
+                sid[id(st)] = len(storages)
+                storages.append(st)
+        implicit = tuple(sid[id(st)] for st in self._implicit)
+
+        outer = current_trace()
+        nested = not isinstance(outer, _EvalTrace)
+        if nested:
+            check = None  # no checkify inside another trace: inherit the outer setting
+            checks = bool(self._check_bounds and _indexing.traced_bounds_checks)
+        else:
+            check = checks = self._check_bounds
+        donated = tuple(self._donate and st.can_donate() for st in storages)
+        spec = (treedef, tuple(desc), static, len(args), len(storages), len(starts),
+                implicit, donated, check, checks)
+        fn = self._compiled.get(spec)
+        if fn is None:
+            fn = self._compile(spec)
+
+        inputs: list[Any] = [st.array for st in storages]
+        if starts:
+            if any(isinstance(s, Tracer) for s in starts):
+                inputs.append(jnp.stack([jnp.asarray(s, _IDX) for s in starts]))
+            else:
+                inputs.append(np.array(starts, dtype=_IDX))
+        inputs.extend(others)
+        self._tracing.append((storages, leaves, outer))
+        try:
+            result = fn(*inputs)
+        finally:
+            self._tracing.pop()
+        del inputs
+        if check:
+            err, out = result
+            msg = err.get()
+        else:
+            out, msg = result, None
+        written, out_tree, out_desc = out.aux
+        finals, new_arrays, out_vals = out.children
+        if msg is None or any(donated):
+            # After a failed check the finals are installed only when buffers were donated
+            # (the old ones are gone); with donate=False a failed call changes nothing.
+            for k, arr in zip(written, finals):
+                storages[k].set(arr)
+        if msg is not None:
+            raise _index_error(msg)
+        return self._rebuild(out_tree, out_desc, out_vals, new_arrays, storages, leaves,
+                             first_tensor)
+
+    def _rebuild(self, out_tree: Any, out_desc: tuple, out_vals: Sequence, new_arrays: Sequence,
+                 storages: list[Storage], leaves: list[Any], first: dict[int, Tensor]) -> Any:
+        news: dict[int, Tensor] = {}
+        res = []
+        for d, val in zip(out_desc, out_vals):
+            if d is None:
+                res.append(val)
+                continue
+            kind = d[0]
+            if kind == "arg":
+                res.append(leaves[d[1]])
+                continue
+            _, k, key, static_starts = d
+            if kind == "A":
+                owner = first.get(k)
+            else:
+                owner = news.get(k)
+                if owner is None:
+                    owner = news[k] = Tensor._wrap(new_arrays[k])
+            if key is None:
+                if owner is not None and owner._view is None:
+                    res.append(owner)
+                else:
+                    res.append(_tensor_on(storages[k], None, None))
+                continue
+            if static_starts is None:
+                st = np.asarray(val) if not isinstance(val, Tracer) else val
+                s = tuple(st.tolist()) if isinstance(st, np.ndarray) else tuple(
+                    st[i] for i in range(st.shape[0]))
+            else:
+                s = static_starts
+            view = _view.View(key[0], s, key[1])
+            if owner is not None:
+                res.append(owner._derive(view))
+            else:
+                res.append(_tensor_on(storages[k], view, None))
+        return jax.tree_util.tree_unflatten(out_tree, res)
+
+    # -- tracing ----------------------------------------------------------------------
+    def _compile(self, spec: tuple) -> Callable:
+        donated = spec[7]
+        check = spec[8]
+        body = functools.partial(self._body, spec)
+        if check:
+            body = checkify.checkify(body, errors=checkify.user_checks)
+        donate_argnums = tuple(i for i, d in enumerate(donated) if d)
+        fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
+        self._compiled[spec] = fn
+        return fn
+
+    def _body(self, spec: tuple, *inputs: Any) -> _Out:
+        (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, _check,
+         checks) = spec
+        storages, caller_leaves, outer = self._tracing[-1]
+        arrays = inputs[:n_st]
+        pos = n_st
+        starts = None
+        if n_starts:
+            starts = inputs[pos]
+            pos += 1
+        others = list(inputs[pos:])
+        trace = current_trace()
+        saved = [(st.array, st.trace, st.exported) for st in storages]
+        hooks = list(_indexing.traced_bounds_checks)
+
+        def adopt(st: Storage) -> bool:
+            # A storage from outside this call (concrete, or from the caller's trace) written
+            # at the top level of this trace: implicit state. Anything else is a real leak.
+            if current_trace() is not trace:
+                return False
+            if isinstance(st.array, Tracer) and st.trace is not outer:
+                return False
+            raise _Discovered(st)
+
+        try:
+            for st, a in zip(storages, arrays):
+                st.array = a
+                st.trace = trace
+                st.exported = False
+                st.version += 1
+            _storage._foreign_write_handler.append(adopt)
+            _indexing.traced_bounds_checks[:] = [_checkify_bounds] if checks else []
+            rebuilt: list[Any] = []
+            bases: dict[int, Tensor] = {}
+            off = 0
+            for d in desc:
+                if d is None:
+                    rebuilt.append(others.pop(0))
+                    continue
+                if d[0] == "same":
+                    rebuilt.append(rebuilt[d[1]])
+                    continue
+                k, key, n, has_base = d
+                base = None
+                if has_base:
+                    base = bases.get(k)
+                    if base is None:
+                        base = bases[k] = _tensor_on(storages[k], None, None)
+                if key is None:
+                    t = _tensor_on(storages[k], None, base)
+                    bases.setdefault(k, t)
+                else:
+                    s = tuple(starts[off + i] for i in range(n))
+                    off += n
+                    t = _tensor_on(storages[k], _view.View(key[0], s, key[1]), base)
+                rebuilt.append(t)
+            dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, rebuilt)
+            args: list[Any] = []
+            it = iter(dyn_args)
+            static_pos = {k: v for k, v in static if isinstance(k, int)}
+            for i in range(n_args):
+                args.append(static_pos[i] if i in static_pos else next(it))
+            kwargs = dict(dyn_kwargs)
+            kwargs.update({k: v for k, v in static if isinstance(k, str)})
+
+            out = self._fn(*args, **kwargs)
+
+            written = tuple(
+                k for k, st in enumerate(storages) if donated[k] or st.array is not arrays[k]
+            )
+            finals = [storages[k].array for k in written]
+            out_leaves, out_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
+            sid = {id(st): k for k, st in enumerate(storages)}
+            arg_ids = {id(t): j for j, t in enumerate(rebuilt) if isinstance(t, Tensor)}
+            new_sid: dict[int, int] = {}
+            new_arrays: list[Any] = []
+            out_desc: list[Any] = []
+            out_vals: list[Any] = []
+            for x in out_leaves:
+                if not isinstance(x, Tensor):
+                    out_desc.append(None)
+                    out_vals.append(x)
+                    continue
+                j = arg_ids.get(id(x))
+                if j is not None and desc[j] is not None:
+                    out_desc.append(("arg", j))
+                    out_vals.append(None)
+                    continue
+                st = x._storage
+                k = sid.get(id(st))
+                kind = "A"
+                if k is None:
+                    kind = "N"
+                    k = new_sid.get(id(st))
+                    if k is None:
+                        k = new_sid[id(st)] = len(new_arrays)
+                        new_arrays.append(st.array)
+                v = x._view
+                if v is None:
+                    out_desc.append((kind, k, None, ()))
+                    out_vals.append(None)
+                else:
+                    s_static, s_dyn = _starts_out(v)
+                    out_desc.append((kind, k, v.key, s_static))
+                    out_vals.append(s_dyn)
+            aux = (written, out_tree, tuple(out_desc))
+            return _Out(aux, (finals, new_arrays, out_vals))
+        finally:
+            _indexing.traced_bounds_checks[:] = hooks
+            try:
+                _storage._foreign_write_handler.remove(adopt)
+            except ValueError:  # pragma: no cover
+                pass
+            for st, (a, tr, ex) in zip(storages, saved):
+                st.array = a
+                st.trace = tr
+                st.exported = ex
+                st.version += 1
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _static_spec(
+    fn: Callable, static_argnums: Any, static_argnames: Any
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    nums = () if static_argnums is None else (
+        (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums))
+    names = () if static_argnames is None else (
+        (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames))
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return nums, names
+    positional = [p.name for p in params
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    nums_set, names_set = set(nums), set(names)
+    for i in nums:
+        if 0 <= i < len(positional) and params[i].kind == params[i].POSITIONAL_OR_KEYWORD:
+            names_set.add(positional[i])
+    for name in names:
+        if name in positional:
+            nums_set.add(positional.index(name))
+    return tuple(sorted(nums_set)), tuple(sorted(names_set))
+
+
+def jit(
+    fn: Callable | None = None,
+    /,
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    check_bounds: bool = True,
+    donate: bool = True,
+    **jit_kwargs: Any,
+) -> Any:
+    """Compile ``fn`` with XLA, keeping the in-place semantics of eager jaxtensor code.
+
+    Mutations of Tensor arguments (``x[i] = v``, ``x += 1``, writes through views) and of
+    closed-over Tensors are written back to the caller's Tensors after the call, exactly
+    as if ``fn`` had run eagerly; aliasing between arguments survives (``f(a, a[1:])``);
+    results that alias an argument come back as views of it. Compilation is keyed by
+    shapes, dtypes and view/index *structure* only: new index values never recompile.
+
+    **Arguments:**
+
+    - ``fn``: the function; ``jit`` also works as a decorator, with or without arguments.
+    - ``static_argnums``/``static_argnames``: arguments passed as Python values (hashable),
+      as in ``jax.jit``; a new value compiles a new version.
+    - ``check_bounds``: check traced index values and raise ``IndexError`` at the call for
+      an out-of-bounds one, as eager code does (default). ``False`` removes the check and
+      its device-to-host synchronisation; out-of-bounds reads then clamp and writes are
+      dropped or clamped, as in JAX.
+    - ``donate``: donate the old buffer of every storage that nobody else holds (default),
+      so writes do not copy. With ``False`` nothing is donated and a call that fails its
+      bounds check leaves every Tensor unchanged.
+    - ``jit_kwargs``: passed to ``jax.jit`` (e.g. ``keep_unused``, ``compiler_options``);
+      ``donate_argnums``/``in_shardings``/``out_shardings`` are not accepted.
+
+    **Returns:** a callable with the signature of ``fn``.
+
+    !!! Example
+
+        >>> import jaxtensor as jt
+        >>> @jt.jit
+        ... def cumulative(x):
+        ...     for i in range(1, x.shape[0]):
+        ...         x[i] += x[i - 1]
+        >>> a = jt.asarray([1., 2., 3., 4.])
+        >>> cumulative(a)
+        >>> a
+        Tensor(shape=[4], dtype=float32, device=cpu,
+               [ 1.,  3.,  6., 10.])
+        >>> jt.jit(lambda x, y: y.__setitem__(0, 5.))(a, a[2:])   # aliasing survives
+        >>> a
+        Tensor(shape=[4], dtype=float32, device=cpu,
+               [ 1.,  3.,  5., 10.])
+    """
+    for k, why in _REJECTED.items():
+        if k in jit_kwargs:
+            raise TypeError(f"jaxtensor.jit does not take {k}=: {why}")
+    if fn is None:
+        return functools.partial(
+            jit, static_argnums=static_argnums, static_argnames=static_argnames,
+            check_bounds=check_bounds, donate=donate, **jit_kwargs)
+    if not callable(fn):
+        raise TypeError(f"jaxtensor.jit expects a callable, got {type(fn).__name__}")
+    nums, names = _static_spec(fn, static_argnums, static_argnames)
+    return _Jitted(fn, nums, names, bool(check_bounds), bool(donate), jit_kwargs)
+
+
+# -- differentiation and vectorisation --------------------------------------------------
+def _unwrap(tree: Any) -> Any:
+    """Tensors in ``tree`` replaced by their values (JAX arrays)."""
+    return jax.tree_util.tree_map(
+        lambda x: x._value() if isinstance(x, Tensor) else x, tree, is_leaf=_is_tensor)
+
+
+def _wrap(tree: Any) -> Any:
+    """JAX arrays in ``tree`` wrapped as Tensors (Tensors stay as they are)."""
+    return jax.tree_util.tree_map(
+        lambda x: Tensor._wrap(x) if isinstance(x, (jax.Array, Tracer)) else x,
+        tree, is_leaf=_is_tensor)
+
+
+def _scalar_out(out: Any) -> Any:
+    if isinstance(out, Tensor):
+        return out._value()
+    return out
+
+
+def value_and_grad(
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable:
+    """``jax.value_and_grad`` for functions of Tensors returning a 0-D Tensor.
+
+    The value and the gradients come back as Tensors (a gradient has the structure of its
+    argument). Mutations of the arguments inside ``fun`` stay inside (JAX's contract); the
+    gradient flows through them, through views, ``__setitem__`` and in-place operators.
+
+    >>> import jaxtensor as jt
+    >>> def f(x):
+    ...     y = x * 1          # a copy
+    ...     y[0] = 0.          # the overwritten element gets no gradient
+    ...     return jt.Tensor._wrap((y * y)._value().sum())
+    >>> v, g = jt.value_and_grad(f)(jt.asarray([1., 2., 3.]))
+    >>> float(v), g.tolist()
+    (13.0, [0.0, 4.0, 6.0])
+    """
+
+    def f(*args: Any, **kwargs: Any) -> Any:
+        out = fun(*args, **kwargs)
+        if has_aux:
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError("with has_aux=True the function must return (value, aux)")
+            return _scalar_out(out[0]), _unwrap(out[1])
+        return _scalar_out(out)
+
+    g = jax.value_and_grad(f, argnums, has_aux=has_aux, holomorphic=holomorphic,
+                           allow_int=allow_int)
+
+    @functools.wraps(fun)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        (val_aux, grads) = g(*args, **kwargs)
+        return _wrap(val_aux), _wrap(grads)
+
+    return wrapped
+
+
+def grad(
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+    allow_int: bool = False,
+) -> Callable:
+    """``jax.grad`` for functions of Tensors returning a 0-D Tensor (or a JAX scalar).
+
+    >>> import jaxtensor as jt
+    >>> def f(x):
+    ...     x[1:] *= 3.        # in place, on grad's copy of x
+    ...     return jt.Tensor._wrap(x._value().sum())
+    >>> jt.grad(f)(jt.ones(3)).tolist()
+    [1.0, 3.0, 3.0]
+    """
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+
+    @functools.wraps(fun)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        val_aux, grads = vg(*args, **kwargs)
+        if has_aux:
+            return grads, val_aux[1]
+        return grads
+
+    return wrapped
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
+    """``jax.vjp`` over Tensors: returns ``(out, vjp_fn)`` (plus ``aux``) with Tensor leaves.
+
+    ``vjp_fn`` takes cotangents with the structure of ``out`` (Tensors or JAX arrays) and
+    returns a tuple with one cotangent per primal.
+
+    >>> import jaxtensor as jt
+    >>> out, back = jt.vjp(lambda x: x[::2] * 2., jt.ones(4))
+    >>> back(jt.ones(2))[0].tolist()
+    [2.0, 0.0, 2.0, 0.0]
+    """
+
+    def f(*args: Any) -> Any:
+        out = fun(*args)
+        if has_aux:
+            return _unwrap(out[0]), _unwrap(out[1])
+        return _unwrap(out)
+
+    res = jax.vjp(f, *primals, has_aux=has_aux)
+    out, back = res[0], res[1]
+
+    def vjp_fn(ct: Any) -> Any:
+        return _wrap(back(_unwrap(ct)))
+
+    if has_aux:
+        return _wrap(out), vjp_fn, _wrap(res[2])
+    return _wrap(out), vjp_fn
+
+
+def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
+        has_aux: bool = False) -> Any:
+    """``jax.jvp`` over Tensors: ``(primals_out, tangents_out)`` with Tensor leaves.
+
+    A tangent may be a Tensor or a JAX/NumPy array where its primal is a Tensor.
+
+    >>> import jaxtensor as jt
+    >>> y, t = jt.jvp(lambda x: x * x, (jt.asarray([3.]),), (jt.asarray([1.]),))
+    >>> y.tolist(), t.tolist()
+    ([9.0], [6.0])
+    """
+    primals = tuple(primals)
+    tangents = tuple(
+        jax.tree_util.tree_map(
+            lambda p, t: Tensor._wrap(jnp.asarray(t, p.dtype))
+            if isinstance(p, Tensor) and not isinstance(t, Tensor) else t,
+            primals, tuple(tangents), is_leaf=_is_tensor))
+
+    def f(*args: Any) -> Any:
+        out = fun(*args)
+        if has_aux:
+            return _unwrap(out[0]), _unwrap(out[1])
+        return _unwrap(out)
+
+    res = jax.jvp(f, primals, tangents, has_aux=has_aux)
+    return tuple(_wrap(r) for r in res)
+
+
+def vmap(
+    fun: Callable,
+    in_axes: Any = 0,
+    out_axes: Any = 0,
+    axis_name: Hashable | None = None,
+    axis_size: int | None = None,
+    spmd_axis_name: Any = None,
+) -> Callable:
+    """``jax.vmap`` over Tensors: the batched function takes and returns Tensors.
+
+    Inside ``fun`` the arguments are unbatched-looking Tensors: views, ``__setitem__`` and
+    in-place operators work on them (on vmap's copies: the caller's Tensors do not change).
+
+    >>> import jaxtensor as jt
+    >>> def first_to_zero(row):
+    ...     row[0] = 0.
+    ...     return row
+    >>> jt.vmap(first_to_zero)(jt.ones((2, 3))).tolist()
+    [[0.0, 1.0, 1.0], [0.0, 1.0, 1.0]]
+    """
+    f = jax.vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_name=axis_name,
+                 axis_size=axis_size, spmd_axis_name=spmd_axis_name)
+
+    @functools.wraps(fun)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return _wrap(f(*args, **kwargs))
+
+    return wrapped
