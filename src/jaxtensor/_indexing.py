@@ -325,11 +325,18 @@ def _index_structure(parsed: Parsed) -> tuple[tuple, list[Any]]:
         elif k == "a":
             arr = e[1]
             struct.append(("a", e[2]))
-            dyn.append(arr._value() if hasattr(arr, "_value") else arr)
+            # (a jax.Array has a ``_value`` attribute too: test for a Tensor explicitly)
+            dyn.append(arr._value() if isinstance(arr, _tensor_type()) else arr)
         else:
             struct.append(("m", e[2]))
             dyn.append(e[1])
     return tuple(struct), dyn
+
+
+def _tensor_type() -> type:
+    from ._tensor import Tensor
+
+    return Tensor
 
 
 def _rebuild(struct: tuple, dyn: tuple, shape: tuple[int, ...], dedupe: bool) -> tuple:
@@ -519,7 +526,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     _kernels.write_indexed(
         x._storage,
         x._view,
-        (struct, in_shape),
+        (struct, in_shape, out_shape),  # out_shape: the closure uses it
         lambda: _scatter_fn(struct, in_shape, out_shape),
         v,
         dyn,
