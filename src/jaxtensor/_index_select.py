@@ -229,7 +229,7 @@ def _tiled_jvp(dim: int, tile: tuple[int, ...], checked: bool, primals: tuple,
     out = _tiled_impl(x, idx, init, dim, tile, checked)
     # ``init`` is overwritten everywhere, so only x's tangent flows: the direct gather of it,
     # which is linear and transposes to a scatter-add (the gradient).
-    return out, _direct(tangents[0], idx, dim, checked)
+    return out, _direct(jnp.asarray(tangents[0]), idx, dim, checked)
 
 
 def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any = None,

@@ -1,0 +1,239 @@
+"""index_select: values against torch.index_select / NumPy take, tiled kernel with dividing
+and non-dividing tiles, dispatch, out=, errors, and gradients against torch autograd and
+finite differences (eager and under jit)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jaxtensor as jt
+from jaxtensor import _index_select, _indexing
+
+DTYPES = ["float32", "float64", "int32", "int64", "int8", "uint8", "bool", "complex64"]
+
+
+@st.composite
+def cases(draw, max_rank=3, index_rank=None):
+    rank = draw(st.integers(1, max_rank))
+    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=rank, max_size=rank)))
+    dim = draw(st.integers(-rank, rank - 1))
+    n = shape[dim]
+    irank = draw(st.sampled_from([0, 1, 1, 1, 2])) if index_rank is None else index_rank
+    ishape = tuple(draw(st.lists(st.integers(0, 6), min_size=irank, max_size=irank)))
+    size = int(np.prod(ishape)) if ishape else 1
+    vals = draw(st.lists(st.integers(-n, n - 1), min_size=size, max_size=size))
+    idx = np.asarray(vals, dtype=draw(st.sampled_from([np.int32, np.int64]))).reshape(ishape)
+    dtype = draw(st.sampled_from(DTYPES))
+    seed = draw(st.integers(0, 2**16))
+    x = _values(shape, dtype, seed)
+    return x, dim, idx
+
+
+def _values(shape, dtype, seed):
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.integers(0, 2, shape).astype(bool)
+    if dtype.startswith(("int", "uint")):
+        return rng.integers(0, 100, shape).astype(dtype)
+    if dtype.startswith("complex"):
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def _expected(x, dim, idx):
+    return np.take(x, idx, axis=dim)
+
+
+@settings(max_examples=30)
+@given(cases(index_rank=1))
+def test_matches_torch_index_select(case):
+    x, dim, idx = case
+    idx = np.where(idx < 0, idx + x.shape[dim], idx)  # torch rejects negative indices
+    ref = torch.index_select(torch.from_numpy(x), dim, torch.from_numpy(idx.astype(np.int64)))
+    got = jt.index_select(jt.asarray(x), dim, jt.asarray(idx))
+    assert got.shape == tuple(ref.shape)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(np.asarray(got), ref.numpy())
+
+
+@settings(max_examples=30)
+@given(cases(), st.data())
+def test_tiled_kernel_any_tile(case, data):
+    """Explicit tile shapes (dividing the output or not) give exactly NumPy's take."""
+    x, dim, idx = case
+    out_shape = _expected(x, dim, idx).shape
+    tile = [data.draw(st.integers(1, max(s, 1) + 2)) for s in out_shape]
+    got = jt.index_select(jt.asarray(x), dim, jt.asarray(idx), tile_shape=tile)
+    np.testing.assert_array_equal(np.asarray(got), _expected(x, dim, idx))
+
+
+@settings(max_examples=30)
+@given(cases(max_rank=5))
+def test_default_dispatch_any_rank_and_index_rank(case):
+    x, dim, idx = case
+    got = jt.index_select(jt.asarray(x), dim, jt.asarray(idx))
+    exp = _expected(x, dim, idx)
+    assert got.shape == exp.shape
+    np.testing.assert_array_equal(np.asarray(got), exp)
+
+
+def test_pypto_example():
+    x = jt.asarray([[0.1427, 0.0231, -0.5414, -1.0009],
+                    [-0.4664, 0.2647, -0.1228, -1.1068],
+                    [-1.1734, -0.6571, 0.7230, -0.6004]])
+    idx = jt.asarray([0, 2], dtype=jt.int32)
+    xn = np.asarray(x)
+    np.testing.assert_array_equal(np.asarray(jt.index_select(x, 0, idx)), xn[[0, 2]])
+    np.testing.assert_array_equal(np.asarray(jt.index_select(x, 1, idx)), xn[:, [0, 2]])
+    np.testing.assert_array_equal(np.asarray(x.index_select(1, idx)), xn[:, [0, 2]])
+    # pypto's TileShape [b1, t1, d1] over the output of [B, S, D], index [T], dim -2
+    big = np.arange(2 * 7 * 6, dtype=np.float32).reshape(2, 7, 6)
+    i = np.array([6, 0, 3, 3, 1], np.int64)
+    for tile in ([1, 2, 4], [2, 5, 6], [1, 3, 5], [2, 1, 1]):
+        got = jt.index_select(jt.asarray(big), -2, jt.asarray(i), tile_shape=tile)
+        np.testing.assert_array_equal(np.asarray(got), big[:, i])
+
+
+def test_empty_index_and_empty_input():
+    x = jt.asarray(np.ones((3, 4), np.float32))
+    assert jt.index_select(x, 1, jt.asarray(np.zeros(0, np.int64))).shape == (3, 0)
+    assert jt.index_select(x, 0, [], tile_shape=[2, 2]).shape == (0, 4)
+    z = jt.asarray(np.ones((0, 4), np.float32))
+    assert jt.index_select(z, 1, jt.asarray([1, 2])).shape == (0, 2)
+
+
+def test_default_tile_from_byte_budget():
+    assert _index_select.default_tile((8, 2048, 512), 4, "cpu") == (1, 128, 512)
+    assert _index_select.default_tile((16384, 256), 4, "cpu") == (256, 256)
+    t = _index_select.default_tile((8, 2048, 512), 4, "gpu")
+    assert np.prod(t) * 4 <= _index_select.TILE_BUDGET["gpu"]
+    assert _index_select.default_tile((3, 2), 4, "cpu") == (3, 2)
+
+
+def test_dispatch_heuristic():
+    assert _index_select.choose_kernel("cpu", (4096, 1024), 4, False) == "direct"
+    assert _index_select.choose_kernel("cpu", (4096, 1024), 4, True) == "tiled"
+    assert _index_select.choose_kernel("cpu", (3, 2), 4, True) == "direct"
+    assert _index_select.choose_kernel("gpu", (4096, 1024), 4, True) == "direct"
+
+
+def test_out_writes_into_storage_and_reuses_buffer():
+    x = np.random.default_rng(1).standard_normal((64, 300)).astype(np.float32)
+    idx = np.random.default_rng(2).integers(0, 64, 500)
+    out = jt.zeros((500, 300))
+    ptr = out._storage.array.unsafe_buffer_pointer()
+    r = jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out)
+    assert r is out
+    np.testing.assert_array_equal(np.asarray(out), x[idx])
+    assert out._storage.array.unsafe_buffer_pointer() == ptr  # donated, written in place
+    # into a view: the base sees it
+    base = jt.zeros((2, 500, 300))
+    jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=base[1])
+    np.testing.assert_array_equal(np.asarray(base[1]), x[idx])
+    np.testing.assert_array_equal(np.asarray(base[0]), 0)
+    # an exported buffer is never donated: the user's array stays valid
+    out2 = jt.zeros((500, 300))
+    held = out2.to_jax()
+    jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out2, tile_shape=[7, 300])
+    np.testing.assert_array_equal(np.asarray(held), 0)
+    np.testing.assert_array_equal(np.asarray(out2), x[idx])
+    with pytest.raises(ValueError, match=r"\(500, 300\)"):
+        jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=jt.zeros((5, 300)))
+
+
+def test_errors():
+    x = jt.asarray(np.zeros((3, 4), np.float32))
+    with pytest.raises(IndexError, match="dim 2 is out of range"):
+        jt.index_select(x, 2, jt.asarray([0]))
+    with pytest.raises(IndexError, match="dim -3"):
+        jt.index_select(x, -3, jt.asarray([0]))
+    with pytest.raises(TypeError, match="integer dtype"):
+        jt.index_select(x, 0, jt.asarray([0.0]))
+    with pytest.raises(TypeError, match="integer dtype"):
+        jt.index_select(x, 0, jt.asarray([True, False, True]))
+    with pytest.raises(IndexError, match="index 4 is out of bounds for dimension 1 with size 4"):
+        jt.index_select(x, 1, jt.asarray([0, 4]))
+    with pytest.raises(IndexError, match="index -5 is out of bounds for dimension 1 with size 4"):
+        jt.index_select(x, 1, jt.asarray([-5]))
+    with pytest.raises(ValueError, match="tile_shape"):
+        jt.index_select(x, 1, jt.asarray([0]), tile_shape=[1])
+    with pytest.raises(ValueError, match="tile_shape"):
+        jt.index_select(x, 1, jt.asarray([0]), tile_shape=[0, 1])
+
+
+def test_traced_bounds_hook_called_under_jit():
+    seen = []
+    hook = lambda idx, size, axis: seen.append((size, axis))  # noqa: E731
+    _indexing.traced_bounds_checks.append(hook)
+    try:
+        f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
+        f(jnp.ones((3, 4)), jnp.asarray([1, 3]))
+    finally:
+        _indexing.traced_bounds_checks.remove(hook)
+    assert seen == [(4, 1)]
+
+
+def test_under_jit_and_vmap():
+    x = np.random.default_rng(3).standard_normal((4, 5, 6)).astype(np.float32)
+    idx = np.array([4, 0, 0, 2])
+    f = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[2, 3, 4]))
+    got = f(jt.asarray(x), jt.asarray(idx))
+    assert isinstance(got, jt.Tensor)
+    np.testing.assert_array_equal(np.asarray(got), x[:, idx])
+    g = jax.vmap(lambda v: jt.index_select(v, 0, idx).to_jax())(jnp.asarray(x))
+    np.testing.assert_array_equal(np.asarray(g), x[:, idx])
+
+
+# -- gradients --------------------------------------------------------------------------------
+@settings(max_examples=15)
+@given(cases(max_rank=3, index_rank=1), st.booleans(), st.booleans())
+def test_grad_matches_torch_autograd(case, tiled, use_jit):
+    x, dim, idx = case
+    x = _values(x.shape, "float64", 7)
+    idx = np.where(idx < 0, idx + x.shape[dim], idx).astype(np.int64)
+    w = np.random.default_rng(5).standard_normal(np.take(x, idx, axis=dim).shape)
+    tile = [2] * x.ndim if tiled else None
+
+    def loss(v):
+        return jnp.sum(jnp.asarray(w) * jt.index_select(v, dim, jt.asarray(idx),
+                                                          tile_shape=tile).to_jax())
+
+    grad = jax.grad(loss)
+    if use_jit:
+        grad = jax.jit(grad)
+    got = grad(jnp.asarray(x))
+    tx = torch.from_numpy(x).requires_grad_()
+    (torch.from_numpy(w) * torch.index_select(tx, dim, torch.from_numpy(idx))).sum().backward()
+    np.testing.assert_allclose(np.asarray(got), tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_grad_repeated_indices_is_scatter_add_and_tensor_pytree():
+    x = jt.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    idx = jt.asarray([2, 2, 0, 2])
+    for tile in (None, [2, 3]):
+        def loss(t, tile=tile):
+            return jnp.sum(jnp.asarray(jt.index_select(t, 0, idx, tile_shape=tile)))
+
+        g = jax.grad(loss)(x)
+        assert isinstance(g, jt.Tensor)  # a Tensor is a pytree whose leaf is its value
+        np.testing.assert_array_equal(np.asarray(g), [[1] * 4, [0] * 4, [3] * 4])
+
+
+def test_jvp_vjp_and_finite_differences():
+    from jax.test_util import check_grads
+
+    x = jnp.asarray(np.random.default_rng(4).standard_normal((3, 5, 4)))
+    idx = jnp.asarray([4, 1, 1, 0, 3, 4, 4])
+    for tile in (None, [2, 3, 3]):
+        f = lambda v, tile=tile: jt.index_select(v, 1, idx, tile_shape=tile).to_jax()  # noqa: E731
+        check_grads(f, (x,), order=1, modes=["fwd", "rev"])
+        t = jnp.ones_like(x)
+        _, tan = jax.jvp(f, (x,), (t,))
+        np.testing.assert_array_equal(np.asarray(tan), np.ones((3, 7, 4)))
+        out, vjp = jax.vjp(f, x)
+        (ct,) = vjp(jnp.ones_like(out))
+        np.testing.assert_array_equal(np.asarray(ct)[0, :, 0], [1, 2, 0, 1, 3])
