@@ -396,10 +396,11 @@ def roll(x: Tensor, /, shift: Any, *, axis: Any = None) -> Tensor:
         if isinstance(sh, tuple):
             raise ValueError("roll(): a tuple shift needs a tuple axis of the same length")
 
+    # the shift is a traced argument, so one kernel serves every shift
     def build() -> Any:
-        return lambda a: jnp.roll(a, sh, axis=ax)
+        return lambda a, s: jnp.roll(a, s, axis=ax)
 
-    return _args.wrap(_kernels.call(("roll", sh, ax), build, v), x)
+    return _args.wrap(_kernels.call(("roll", ax), build, v, np.asarray(sh, np.int64)), x)
 
 
 def tile(x: Tensor, repetitions: Any, /) -> Tensor:
