@@ -85,3 +85,20 @@ def test_view_functions_still_return_views():
               jt.expand_dims(x, axis=0), jt.flip(x), jt.reshape(x, (6,)),
               jt.squeeze(jt.expand_dims(x, axis=0), axis=0)):
         assert jt.shares_memory(v, x)
+
+
+def test_manipulation_methods():
+    a = np.arange(6).reshape(2, 3, 1)
+    x = T(a)
+    np.testing.assert_array_equal(x.transpose().numpy(), a.transpose())
+    np.testing.assert_array_equal(x.transpose(2, 0, 1).numpy(), a.transpose(2, 0, 1))
+    np.testing.assert_array_equal(x.transpose(0, 1).numpy(), a.swapaxes(0, 1))  # torch style
+    np.testing.assert_array_equal(x.permute(1, 2, 0).numpy(), a.transpose(1, 2, 0))
+    np.testing.assert_array_equal(x.squeeze().numpy(), a.squeeze())
+    np.testing.assert_array_equal(x.flatten().numpy(), a.flatten())
+    np.testing.assert_array_equal(x.flip(dims=1).numpy(), np.flip(a, 1))
+    np.testing.assert_array_equal(x.roll(1, 1).numpy(), np.roll(a, 1, 1))
+    assert jt.shares_memory(x.ravel(), x) and not jt.shares_memory(x.flatten(), x)
+    v = x.swapaxes(0, 1)
+    v[0, 0, 0] = 100
+    assert int(x[0, 0, 0]) == 100

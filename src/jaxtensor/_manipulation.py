@@ -356,7 +356,7 @@ def repeat(x: Tensor, repeats: Any, /, *, axis: int | None = None) -> Tensor:
             def build() -> Any:
                 return lambda a, rr: jnp.repeat(a, rr, axis=ax, total_repeat_length=total)
 
-            out = _kernels.call(("repeat_arr", total, ax), build, v, jnp.asarray(rn))
+            out = _kernels.call(("repeat_arr", total, ax), build, v, rn.astype(np.int32))
         return _args.wrap(out, x)
     rep = operator.index(repeats)
     if rep < 0:
@@ -400,7 +400,7 @@ def roll(x: Tensor, /, shift: Any, *, axis: Any = None) -> Tensor:
     def build() -> Any:
         return lambda a, s: jnp.roll(a, s, axis=ax)
 
-    return _args.wrap(_kernels.call(("roll", ax), build, v, np.asarray(sh, np.int64)), x)
+    return _args.wrap(_kernels.call(("roll", ax), build, v, np.asarray(sh, np.int32)), x)
 
 
 def tile(x: Tensor, repetitions: Any, /) -> Tensor:
@@ -416,3 +416,71 @@ def tile(x: Tensor, repetitions: Any, /) -> Tensor:
     if any(r < 0 for r in reps):
         raise ValueError(f"tile(): repetitions must be non-negative, got {reps}")
     return _args.wrap(_kernels.call(("tile", reps), lambda: lambda a: jnp.tile(a, reps), v), x)
+
+
+# -- Tensor methods ------------------------------------------------------------------------
+def _install_methods() -> None:
+    def _ints(args: tuple) -> tuple:
+        if len(args) == 1 and isinstance(args[0], (tuple, list)):
+            return tuple(args[0])
+        return args
+
+    def transpose(self: Tensor, *axes: Any) -> Tensor:
+        """A view with permuted axes: NumPy's ``x.transpose(*axes)`` (no axes: reverse
+        them); two axes on a Tensor that is not 2-D swap them, as PyTorch's does."""
+        axes = _ints(axes)
+        if not axes:
+            return permute_dims(self, tuple(range(self.ndim))[::-1])
+        if len(axes) == 2 and self.ndim != 2:
+            return swapaxes(self, *axes)
+        return permute_dims(self, axes)
+
+    def permute(self: Tensor, *dims: Any) -> Tensor:
+        """PyTorch's ``x.permute(*dims)``: :func:`jaxtensor.permute_dims` (a view)."""
+        return permute_dims(self, _ints(dims))
+
+    def swapaxes(self: Tensor, axis1: int, axis2: int) -> Tensor:
+        """A view with two axes exchanged (NumPy's ``swapaxes``, PyTorch's
+        ``transpose(dim0, dim1)``)."""
+        order = list(range(self.ndim))
+        a, b = _axis(axis1, self.ndim), _axis(axis2, self.ndim)
+        order[a], order[b] = order[b], order[a]
+        return permute_dims(self, tuple(order))
+
+    def squeeze_m(self: Tensor, axis: Any = None, *, dim: Any = None) -> Tensor:
+        """A view without size-1 axes (``axis=None``: all of them)."""
+        axis = dim if axis is None else axis
+        if axis is None:
+            axis = tuple(i for i, n in enumerate(self.shape) if n == 1)
+        return squeeze(self, axis)
+
+    def flatten(self: Tensor) -> Tensor:
+        """A 1-D copy (NumPy's ``flatten``); ``ravel()`` returns a view when it can."""
+        return reshape(self, (-1,), copy=True)
+
+    def ravel(self: Tensor) -> Tensor:
+        """1-D: a view when the layout allows (as NumPy's ``ravel``), else a copy."""
+        return reshape(self, (-1,))
+
+    def flip_m(self: Tensor, axis: Any = None, *, dims: Any = None) -> Tensor:
+        """A reversed view: :func:`jaxtensor.flip` (``dims`` is PyTorch's name)."""
+        return flip(self, axis=dims if axis is None else axis)
+
+    def roll_m(self: Tensor, shift: Any, axis: Any = None, *, dims: Any = None) -> Tensor:
+        """:func:`jaxtensor.roll` (a new Tensor; ``dims`` is PyTorch's name)."""
+        return roll(self, shift, axis=dims if axis is None else axis)
+
+    def moveaxis_m(self: Tensor, source: Any, destination: Any) -> Tensor:
+        """:func:`jaxtensor.moveaxis` (a view)."""
+        return moveaxis(self, source, destination)
+
+    for name, fn in {
+        "transpose": transpose, "permute": permute, "swapaxes": swapaxes,
+        "squeeze": squeeze_m, "flatten": flatten, "ravel": ravel, "flip": flip_m,
+        "roll": roll_m, "moveaxis": moveaxis_m,
+    }.items():
+        fn.__name__ = name
+        setattr(Tensor, name, fn)
+
+
+_install_methods()
