@@ -3,7 +3,8 @@
 Both are stable by default. ``descending=True`` with ``stable=True`` keeps equal elements
 in their original relative order (it is not the reverse of an ascending stable sort).
 NaNs sort to the end in ascending order and to the front in descending order (the
-reverse), and ``-0.0`` sorts before ``+0.0``, consistently with ``searchsorted``.
+reverse), and ``-0.0`` and ``+0.0`` compare equal (kept in input order), consistently with
+``searchsorted``.
 """
 
 from __future__ import annotations
