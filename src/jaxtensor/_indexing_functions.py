@@ -465,8 +465,8 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
 
         return add
 
-    _kernels.write_indexed(x._storage, x._view, ("index_put_acc", struct, in_shape), build, v,
-                           dyn)
+    key = ("index_put_acc", struct, in_shape, out_shape)
+    _kernels.write_indexed(x._storage, x._view, key, build, v, dyn)
     return x
 
 
