@@ -388,7 +388,7 @@ def _scatter_fn(struct: tuple, in_shape: tuple[int, ...], out_shape: tuple[int, 
     def scatter(t: Any, v: Any, *dyn: Any) -> Any:
         shape = t.shape
         t = t.reshape(in_shape)
-        v = jnp.broadcast_to(v.astype(t.dtype), out_shape)
+        v = _kernels._fit(v, t.dtype, out_shape)  # also drops a value's leading 1-sides
         t = t.at[_rebuild(struct, dyn, in_shape, True)].set(v, mode="drop")
         return t.reshape(shape)
 
