@@ -102,6 +102,12 @@ y
             """
 f = lambda w: jt.sum(w[::2] ** 2)
 jt.grad(f)(jt.arange(5.0))
+def g(w):
+    y = jt.zeros(5)
+    y[1:4] = w[:3] * 2.0
+    y[2] = 0.0
+    return jt.sum(y ** 2)
+jt.grad(g)(jt.ones(4))
 """, env)))
     return out
 
