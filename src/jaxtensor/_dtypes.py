@@ -84,11 +84,21 @@ def _promote_pair(a: np.dtype, b: np.dtype) -> np.dtype:
     )
 
 
+def _promote_checked(a: np.dtype, b: np.dtype) -> np.dtype:
+    out = _promote_pair(a, b)
+    if not X64 and out in _WIDE:
+        raise TypeError(
+            f"promoting {a} with {b} gives {out}, which needs JAX's 64-bit mode (it is off: "
+            "JAX_ENABLE_X64=0); cast one operand with astype()"
+        )
+    return out
+
+
 _table: dict[tuple[np.dtype, np.dtype], np.dtype] = {}
 for _a in _all_dtypes_x64:
     for _b in _all_dtypes_x64:
         try:
-            _table[_a, _b] = _promote_pair(_a, _b)
+            _table[_a, _b] = _promote_checked(_a, _b)
         except TypeError:
             pass
 
@@ -98,7 +108,7 @@ def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     try:
         return _table[a, b]
     except KeyError:
-        return _promote_pair(np.dtype(a), np.dtype(b))
+        return _promote_checked(np.dtype(a), np.dtype(b))
 
 
 def scalar_result(dtype: np.dtype, scalar: object) -> np.dtype:

@@ -285,7 +285,7 @@ def _floor_divide(p: Any, q: Any) -> Any:
         return jnp.floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
     # jnp.floor_divide keeps Python's exact rounding (1 // 0.1 == 9).
-    special = jnp.isinf(p) | jnp.isinf(q) | (q == 0)
+    special = jnp.isinf(p) | jnp.isinf(q) | (q == 0) | (p == 0)
     return jnp.where(special, jnp.floor(p / q), jnp.floor_divide(p, q))
 
 
@@ -1169,7 +1169,7 @@ def _cosh(a: Any) -> Any:
     inf = jnp.full_like(re, jnp.inf)
     zero = jnp.zeros_like(re)
     c = jnp.where((re == 0) & ~jnp.isfinite(im), _cplx(nan, zero), c)
-    c = jnp.where(jnp.isinf(re) & (im == 0), _cplx(inf, re * im), c)
+    c = jnp.where(jnp.isinf(re) & (im == 0), _cplx(inf, jnp.copysign(zero, re) * jnp.copysign(jnp.ones_like(re), im)), c)
     c = jnp.where(jnp.isinf(re) & jnp.isfinite(im) & (im != 0),
                   _cplx(inf * jnp.cos(im), re * jnp.sin(im)), c)
     c = jnp.where(jnp.isinf(re) & ~jnp.isfinite(im), _cplx(inf, nan), c)
@@ -1191,7 +1191,7 @@ def _tanh(a: Any) -> Any:
     t = jnp.where((re == 0) & ~jnp.isfinite(im), _cplx(re, nan), t)
     t = jnp.where(jnp.isfinite(re) & (re != 0) & ~jnp.isfinite(im), _cplx(nan, nan), t)
     t = jnp.where(jnp.isinf(re) & jnp.isfinite(im),
-                  _cplx(jnp.copysign(one, re), jnp.copysign(zero, jnp.sin(2 * im))), t)
+                  _cplx(jnp.copysign(one, re), jnp.copysign(zero, im)), t)
     t = jnp.where(jnp.isinf(re) & ~jnp.isfinite(im), _cplx(jnp.copysign(one, re), zero), t)
     t = jnp.where(jnp.isnan(re) & (im == 0), _cplx(nan, im), t)
     t = jnp.where(jnp.isnan(re) & (im != 0), _cplx(nan, nan), t)
@@ -1293,7 +1293,7 @@ def _acosh(a: Any) -> Any:
     r = jnp.where(~jnp.signbit(im) & (jnp.imag(r) < 0), jnp.conj(r), r)
     pi2 = np.pi / 2 * one_(re)
     r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), jnp.copysign(pi2, im)), r)
-    r = jnp.where((re == 0) & jnp.isnan(im), _cplx(nan, nan), r)
+    r = jnp.where((re == 0) & jnp.isnan(im), _cplx(nan, pi2), r)
     r = jnp.where(jnp.isfinite(re) & jnp.isinf(im), _cplx(inf, jnp.copysign(pi2, im)), r)
     r = jnp.where((re == -jnp.inf) & jnp.isfinite(im),
                   _cplx(inf, jnp.copysign(np.pi * one_(re), im)), r)

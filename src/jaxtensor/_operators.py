@@ -73,6 +73,10 @@ def _inplace(fn: Callable, name: str) -> Callable:
 
 
 def install() -> None:
+    from . import _linear_algebra
+
+    # the public matmul lives with linear algebra; fall back to the element-wise module's
+    _BINARY["matmul"] = getattr(_linear_algebra, "matmul", ew.matmul)
     for name, fn in _BINARY.items():
         setattr(Tensor, f"__{name}__", _forward(fn))
         setattr(Tensor, f"__r{name}__", _reflected(fn))
