@@ -1,0 +1,368 @@
+"""index_select benchmark: jaxtensor (default dispatch, tiled kernel, out=) against
+``jnp.take`` under ``jax.jit``, NumPy ``take`` and ``torch.index_select``, forward and backward,
+single-threaded, side by side in one process (candidates interleaved round by round, best of
+the rounds), with the effective GB/s of each next to a plain copy's.
+
+Run::
+
+    python benchmarks/bench_index_select.py            # full sizes; writes docs/benchmarks.md
+                                                        # (section index_select) and the plot
+    python benchmarks/bench_index_select.py --quick    # small sizes, prints only
+
+Workloads (issue 4):
+  * ``[8, 4096, 512]`` float32, 2048 indices on dim -2 (pypto's ``[B, S, D]``, ``[T]``);
+  * an embedding table ``[100000, 256]`` float32 with 16384 indices on dim 0;
+  * ``[4096, 4096]`` float32 with 1024 indices on dim -1 (column gather);
+  * the ``[3, 4]`` example of the pypto page (2 indices on dim 0): per-call overhead.
+
+Effective bandwidth = (bytes of the selected input + bytes of the output) / time, i.e.
+``2 * out.nbytes / t`` for a forward pass; the copy reference moves the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["XLA_FLAGS"] = (
+    os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false "
+    "intra_op_parallelism_threads=1"
+)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import platform  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+import jaxtensor as jt  # noqa: E402
+from jaxtensor import _index_select  # noqa: E402
+
+try:
+    import torch
+
+    torch.set_num_threads(1)
+except ImportError:  # pragma: no cover - torch is in the [bench] extra
+    torch = None
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "benchmarks.md"
+PLOT = ROOT / "docs" / "index_select_bench.png"
+BEGIN, END = "<!-- index_select:begin -->", "<!-- index_select:end -->"
+
+WORKLOADS = {
+    "[8,4096,512] f32, 2048 idx, dim -2": ((8, 4096, 512), 2048, -2),
+    "[100000,256] f32 embedding, 16384 idx": ((100000, 256), 16384, 0),
+    "[4096,4096] f32, 1024 idx, dim -1": ((4096, 4096), 1024, -1),
+    "[3,4] f32 (pypto example), 2 idx, dim 0": ((3, 4), 2, 0),
+}
+QUICK = {
+    "[8,512,128] f32, 256 idx, dim -2": ((8, 512, 128), 256, -2),
+    "[3,4] f32 (pypto example), 2 idx, dim 0": ((3, 4), 2, 0),
+}
+
+
+def _block(r: object) -> None:
+    if isinstance(r, jt.Tensor):
+        r = r._storage.array
+    if isinstance(r, jax.Array) or isinstance(r, (tuple, list)):
+        jax.block_until_ready(r)
+
+
+def race(cands: dict[str, Callable[[], object]], rounds: int, inner: int) -> dict[str, float]:
+    """Best time per call (seconds) of each candidate, interleaved round by round (in a fresh
+    random order each round) so that the load of a shared machine hits every candidate alike."""
+    for f in cands.values():  # compile and warm up
+        _block(f())
+        _block(f())
+    best = {k: float("inf") for k in cands}
+    order = list(cands.items())
+    rng = np.random.default_rng(0)
+    for _ in range(rounds):
+        rng.shuffle(order)  # no candidate always runs right after the same other one
+        for k, f in order:
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                r = f()
+            _block(r)
+            best[k] = min(best[k], (time.perf_counter() - t0) / inner)
+            del r
+    return best
+
+
+def forward_candidates(shape: tuple, k: int, dim: int) -> tuple[dict, int]:
+    rng = np.random.default_rng(0)
+    xn = rng.standard_normal(shape, dtype=np.float32)
+    idn = rng.integers(0, shape[dim], k).astype(np.int64)
+    x, idx = jt.asarray(xn), jt.asarray(idn)
+    xj, ij = x.to_jax(), idx.to_jax()
+    oshape = list(shape)
+    oshape[dim] = k
+    oshape = tuple(oshape)
+    nbytes = int(np.prod(oshape)) * 4
+    d = dim % len(shape)
+    tile = _index_select.default_tile(oshape, 4, "cpu")
+    take_jit = jax.jit(lambda a, i: jnp.take(a, i, axis=dim))
+    copy_jit = jax.jit(lambda a: a + 0)
+    src_copy = jnp.asarray(np.ones(int(np.prod(oshape)), np.float32))
+    out_t = jt.zeros(oshape)
+    out_d = jt.zeros(oshape)
+    np_out = np.empty(oshape, np.float32)
+
+    def jt_out_auto() -> object:
+        return jt.index_select(x, dim, idx, out=out_t)
+
+    def jt_out_direct() -> object:
+        _index_select.dispatch = "direct"
+        try:
+            return jt.index_select(x, dim, idx, out=out_d)
+        finally:
+            _index_select.dispatch = "auto"
+
+    c = {
+        "jt.index_select (default)": lambda: jt.index_select(x, dim, idx),
+        f"jt tiled {list(tile)}": lambda: jt.index_select(x, dim, idx, tile_shape=tile),
+        "jt out= (default dispatch)": jt_out_auto,
+        "jt out= direct": jt_out_direct,
+        "jnp.take (jit)": lambda: take_jit(xj, ij),
+        "numpy take": lambda: np.take(xn, idn, axis=dim),
+        "numpy take out=": lambda: np.take(xn, idn, axis=dim, out=np_out),
+        "copy (jax, fresh)": lambda: copy_jit(src_copy),
+        "copy (numpy, into)": lambda: np.copyto(np_out, xn.reshape(-1)[: np_out.size].reshape(
+            oshape)),
+    }
+    if torch is not None:
+        xt, it = torch.from_numpy(xn), torch.from_numpy(idn)
+        t_out = torch.empty(oshape)
+        c["torch.index_select"] = lambda: torch.index_select(xt, d, it)
+        c["torch.index_select out="] = lambda: torch.index_select(xt, d, it, out=t_out)
+    # correctness of every jaxtensor path on the benchmark inputs
+    ref = np.take(xn, idn, axis=dim)
+    for name in ("jt.index_select (default)", f"jt tiled {list(tile)}"):
+        assert np.array_equal(np.asarray(c[name]()), ref), name
+    jt_out_auto()
+    assert np.array_equal(np.asarray(out_t), ref)
+    return c, nbytes
+
+
+def backward_candidates(shape: tuple, k: int, dim: int) -> dict:
+    rng = np.random.default_rng(1)
+    xn = rng.standard_normal(shape, dtype=np.float32)
+    idn = rng.integers(0, shape[dim], k).astype(np.int64)
+    oshape = list(shape)
+    oshape[dim] = k
+    wn = rng.standard_normal(oshape, dtype=np.float32)
+    xj, ij, wj = jnp.asarray(xn), jnp.asarray(idn), jnp.asarray(wn)
+    tile = _index_select.default_tile(tuple(oshape), 4, "cpu")
+
+    # index and weights are arguments, not closed-over constants: XLA would constant-fold
+    # the whole (x-independent) gradient otherwise
+    def loss_jt(v: object, i: object, w: object, tile: object = None) -> object:
+        return jnp.vdot(w, jt.index_select(v, dim, i, tile_shape=tile).to_jax())
+
+    def loss_take(v: object, i: object, w: object) -> object:
+        return jnp.vdot(w, jnp.take(v, i, axis=dim))
+
+    gj = jax.jit(jax.grad(loss_jt))
+    gt = jax.jit(jax.grad(lambda v, i, w: loss_jt(v, i, w, tile)))
+    gk = jax.jit(jax.grad(loss_take))
+    c = {
+        "jt grad (default)": lambda: gj(xj, ij, wj),
+        f"jt grad tiled {list(tile)}": lambda: gt(xj, ij, wj),
+        "jnp.take grad (jit)": lambda: gk(xj, ij, wj),
+    }
+    ref = np.asarray(c["jnp.take grad (jit)"]())
+    for f in list(c.values())[:2]:
+        np.testing.assert_allclose(np.asarray(f()), ref, rtol=1e-5, atol=1e-5)
+    if torch is not None:
+        xt = torch.from_numpy(xn.copy()).requires_grad_()
+        it, wt = torch.from_numpy(idn), torch.from_numpy(wn)
+        d = dim % len(shape)
+
+        def torch_bwd() -> object:
+            xt.grad = None
+            (torch.index_select(xt, d, it) * wt).sum().backward()
+            return xt.grad
+
+        c["torch autograd"] = torch_bwd
+        np.testing.assert_allclose(torch_bwd().numpy(), ref, rtol=1e-4, atol=1e-4)
+    return c
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores (runs pinned to 1 thread); Python "
+            f"{platform.python_version()}, jax {jax.__version__}, numpy {np.__version__}, "
+            f"torch {getattr(torch, '__version__', 'n/a')}, backend {jax.default_backend()}")
+
+
+def fmt_t(s: float) -> str:
+    return f"{s * 1e6:.1f} µs" if s < 1e-3 else f"{s * 1e3:.2f} ms"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--rounds", type=int, default=11)
+    args = ap.parse_args()
+    work = QUICK if args.quick else WORKLOADS
+    load0 = os.getloadavg()
+    results = []
+    for name, (shape, k, dim) in work.items():
+        small = np.prod(shape) < 10_000
+        inner = 200 if small else 1
+        fwd, nbytes = forward_candidates(shape, k, dim)
+        tf = race(fwd, args.rounds, inner)
+        bwd = backward_candidates(shape, k, dim)
+        tb = race(bwd, args.rounds, inner)
+        results.append((name, nbytes, tf, tb))
+        base = tf["jnp.take (jit)"]
+        print(f"\n== {name}  (output {nbytes / 2**20:.2f} MiB)")
+        for kname, t in tf.items():
+            print(f"  {kname:32s} {fmt_t(t):>10s}  {t / base:5.2f}x jnp.take  "
+                  f"{2 * nbytes / t / 1e9:6.2f} GB/s")
+        bb = tb["jnp.take grad (jit)"]
+        for kname, t in tb.items():
+            print(f"  {kname:32s} {fmt_t(t):>10s}  {t / bb:5.2f}x jnp.take grad")
+        sys.stdout.flush()
+    load1 = os.getloadavg()
+    if args.quick:
+        return
+    write_doc(results, load0, load1, args.rounds)
+    plot(results)
+
+
+def write_doc(results: list, load0: tuple, load1: tuple, rounds: int) -> None:
+    lines = [
+        BEGIN,
+        "## index_select",
+        "",
+        "Command: `python benchmarks/bench_index_select.py` (single-threaded: "
+        "`XLA_FLAGS=--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`, "
+        "`torch.set_num_threads(1)`; every candidate of a workload interleaved round by round "
+        f"in one process, best of {rounds} rounds).",
+        "",
+        f"Machine: {machine()}. The machine was shared with other jobs during the run (load "
+        f"average {load0[0]:.1f} before, {load1[0]:.1f} after, on {os.cpu_count()} cores): "
+        "absolute times are noisy, the ratios within a workload are what to read.",
+        "",
+        "Times are per call; *x take* is the time relative to `jnp.take(x, idx, axis=dim)` "
+        "under `jax.jit` (lower is faster); GB/s = 2 × output bytes / time (bytes gathered + "
+        "bytes written). `jt.index_select` is called eagerly (its cached compiled kernel plus "
+        "argument checking, including the eager bounds check).",
+        "",
+    ]
+    for name, nbytes, tf, tb in results:
+        base = tf["jnp.take (jit)"]
+        bb = tb["jnp.take grad (jit)"]
+        lines += [f"### {name} — output {nbytes / 2**20:.2f} MiB", "",
+                  "| forward | time | x take | GB/s |", "| --- | ---: | ---: | ---: |"]
+        for k, t in tf.items():
+            lines.append(f"| {k} | {fmt_t(t)} | {t / base:.2f} | {2 * nbytes / t / 1e9:.2f} |")
+        lines += ["", "| forward + backward (grad of `sum(w * out)`) | time | x take grad |",
+                  "| --- | ---: | ---: |"]
+        for k, t in tb.items():
+            lines.append(f"| {k} | {fmt_t(t)} | {t / bb:.2f} |")
+        lines.append("")
+    lines += [
+        "Tiled kernel vs direct gather, same run (target: tiled ≤ 1.2× direct where the "
+        "dispatcher uses it):",
+        "",
+        "| workload | tiled / direct (fresh output) | tiled / direct (out=) | dispatch picks |",
+        "| --- | ---: | ---: | --- |",
+    ]
+    for name, _, tf, _ in results:
+        tiled = next(v for k, v in tf.items() if k.startswith("jt tiled"))
+        r_fresh = tiled / tf["jt.index_select (default)"]
+        r_out = tf["jt out= (default dispatch)"] / tf["jt out= direct"]
+        lines.append(f"| {name} | {r_fresh:.2f} | {r_out:.2f} | fresh: direct; out=: "
+                     f"{'tiled' if 'tiled' in _out_kind(name) else 'direct'} |")
+    lines += [
+        "",
+        "How to read it: a fresh output on CPU pays for its allocation (page faults above ~16 "
+        "MiB) whichever kernel fills it, and the tiled kernel additionally zero-fills its "
+        "loop-carried output (XLA:CPU has no uninitialised buffers), so for fresh outputs the "
+        "dispatcher uses the direct gather. Writing into an existing buffer (`out=`, donated) "
+        "removes both costs, and there the tiled loop's contiguous row copies are at least as "
+        "fast as XLA's gather emitter, so `out=` dispatches to the tiled kernel. Backward is "
+        "XLA's scatter-add for every JAX path (the tiled kernel's custom_jvp transposes to the "
+        "same scatter-add), so the gradient ratios against `jnp.take` are ~1 up to noise. The "
+        "`[3, 4]` example measures per-call overhead: an eager jaxtensor call does argument "
+        "checks and the eager bounds check in Python before dispatching its cached kernel.",
+        "",
+        f"![index_select benchmark]({PLOT.name})",
+        "",
+        END,
+    ]
+    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
+    block = "\n".join(lines)
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda m: block, text,
+                      flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    DOC.write_text(text)
+    print(f"wrote {DOC}")
+
+
+def _out_kind(name: str) -> str:
+    shape, k, dim = WORKLOADS.get(name, QUICK.get(name))
+    oshape = list(shape)
+    oshape[dim] = k
+    return _index_select.choose_kernel("cpu", oshape, 4, True)
+
+
+def plot(results: list) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover
+        print("matplotlib not installed: no plot")
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5))
+    names = [r[0] for r in results]
+    for ax, which, base_key in ((axes[0], 2, "jnp.take (jit)"),
+                                (axes[1], 3, "jnp.take grad (jit)")):
+        keys = [k for k in results[0][which] if not k.startswith("copy")]
+        keys = list(dict.fromkeys(
+            [k if not k.startswith(("jt tiled", "jt grad tiled")) else k.split(" [")[0]
+             for k in keys]))
+        width = 0.8 / len(keys)
+        for j, k in enumerate(keys):
+            vals = []
+            for r in results:
+                d = r[which]
+                t = next((v for kk, v in d.items() if kk == k or kk.split(" [")[0] == k),
+                         float("nan"))
+                vals.append(t / d[base_key])
+            ax.bar(np.arange(len(names)) + j * width, vals, width, label=k)
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.set_xticks(np.arange(len(names)) + 0.4 - width / 2)
+        ax.set_xticklabels([n.split(",")[0] for n in names], fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("time / jnp.take (lower is faster)")
+        ax.set_title("forward" if which == 2 else "forward + backward")
+        ax.legend(fontsize=7)
+    fig.suptitle("index_select, single-threaded CPU (shared machine)")
+    fig.tight_layout()
+    fig.savefig(PLOT, dpi=110)
+    print(f"wrote {PLOT}")
+
+
+if __name__ == "__main__":
+    main()
