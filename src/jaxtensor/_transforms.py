@@ -70,6 +70,10 @@ _REJECTED = {
 }
 
 
+# argument types that are pytree leaves as they are (no flattening needed)
+_FLAT_LEAF = frozenset({Tensor, int, float, bool, complex, np.ndarray, type(jnp.zeros(0))})
+
+
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)
 
@@ -117,8 +121,28 @@ jax.tree_util.register_pytree_node(
 )
 
 
+class _ReadHook:
+    """Wraps ``Storage.array`` while a function is traced, to see which storages it reads."""
+
+    __slots__ = ("orig", "hook")
+
+    def __init__(self, orig: Any, hook: Callable[[Storage], None]) -> None:
+        self.orig = orig
+        self.hook = hook
+
+    def __get__(self, obj: Any, typ: Any = None) -> Any:
+        if obj is None:
+            return self
+        self.hook(obj)
+        return self.orig.__get__(obj, typ)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self.orig.__set__(obj, value)
+
+
 class _Discovered(BaseException):  # noqa: N818 - control flow, never seen by users
-    """Raised inside a trace when a closed-over storage is written: retrace with it as input."""
+    """Raised inside a trace when a closed-over storage is read or written: retrace with it
+    as an input."""
 
     def __init__(self, storage: Storage) -> None:
         super().__init__()
@@ -166,6 +190,7 @@ class _Jitted:
         self._implicit: list[Storage] = []  # closed-over storages the function writes
         self._compiled: dict[Hashable, Callable] = {}
         self._tracing: list[tuple[list[Storage], list[Any], Any]] = []
+        self._flat_trees: dict[int, Any] = {}
         functools.update_wrapper(self, fn)
 
     def __repr__(self) -> str:
@@ -189,7 +214,9 @@ class _Jitted:
                     ) from None
                 self._implicit.append(d.storage)
 
-    def _split(self, args: tuple, kwargs: dict) -> tuple[list, dict, tuple]:
+    def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
+        if not kwargs and not self._static_argnums:
+            return args, kwargs, ()
         n = len(args)
         nums = {i if i >= 0 else i + n for i in self._static_argnums}
         static: list[tuple] = []
@@ -218,7 +245,16 @@ class _Jitted:
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         dyn_args, dyn_kwargs, static = self._split(args, kwargs)
-        leaves, treedef = jax.tree_util.tree_flatten((dyn_args, dyn_kwargs), is_leaf=_is_tensor)
+        if not dyn_kwargs and all(type(a) in _FLAT_LEAF for a in dyn_args):
+            # the common case, without the cost of a general flatten
+            leaves = list(dyn_args)
+            treedef = self._flat_trees.get(len(leaves))
+            if treedef is None:
+                treedef = self._flat_trees[len(leaves)] = jax.tree_util.tree_structure(
+                    (tuple(range(len(leaves))), {}))
+        else:
+            leaves, treedef = jax.tree_util.tree_flatten((tuple(dyn_args), dyn_kwargs),
+                                                         is_leaf=_is_tensor)
         storages: list[Storage] = []
         sid: dict[int, int] = {}
         desc: list[Any] = []
@@ -364,6 +400,15 @@ class _Jitted:
         saved = [(st.array, st.trace, st.exported) for st in storages]
         hooks = list(_indexing.traced_bounds_checks)
 
+        ours = {id(st) for st in storages}
+
+        def on_read(st: Storage) -> None:
+            # A storage from outside this call read while tracing would be baked into the
+            # compiled code as a constant and go stale when it is written later: make it an
+            # input (it is written back like an argument if the function writes it).
+            if id(st) not in ours and (st.trace is outer or isinstance(st.trace, _EvalTrace)):
+                raise _Discovered(st)
+
         def adopt(st: Storage) -> bool:
             # A storage from outside this call (concrete, or from the caller's trace) written
             # at the top level of this trace: implicit state. Anything else is a real leak.
@@ -381,6 +426,8 @@ class _Jitted:
                 st.version += 1
             _storage._foreign_write_handler.append(adopt)
             _indexing.traced_bounds_checks[:] = [_checkify_bounds] if checks else []
+            array_attr = Storage.__dict__["array"]
+            Storage.array = _ReadHook(array_attr, on_read)
             rebuilt: list[Any] = []
             bases: dict[int, Tensor] = {}
             off = 0
@@ -457,6 +504,8 @@ class _Jitted:
             aux = (written, out_tree, tuple(out_desc))
             return _Out(aux, (finals, new_arrays, out_vals))
         finally:
+            if "array_attr" in locals():
+                Storage.array = array_attr
             _indexing.traced_bounds_checks[:] = hooks
             try:
                 _storage._foreign_write_handler.remove(adopt)
