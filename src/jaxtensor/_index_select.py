@@ -325,7 +325,7 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
     neg = check_bounds(iv, n, d, "index_select")
     traced = isinstance(iv, Tracer) or isinstance(xv, Tracer)
     checked = not isinstance(iv, Tracer)
-    if not isinstance(iv, Tracer):
+    if not isinstance(iv, (jax.Array, Tracer)):
         iv = jnp.asarray(iv)
     oshape = out_shape(xv.shape, iv.shape, d)
     if len(oshape) == 0 and tile_shape is not None and len(tuple(tile_shape)) == 0:
@@ -342,11 +342,11 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
                 "jaxtensor.empty(shape, dtype=x.dtype)"
             )
         donated = out._view is None and out._storage.can_donate() and not traced
-    if tile is None:
+    if tile is None and (donated or dispatch != "auto"):
         kind = choose_kernel(_backend(xv), oshape, np.dtype(xv.dtype).itemsize, donated)
         if kind == "tiled":
             tile = default_tile(oshape, np.dtype(xv.dtype).itemsize, _backend(xv))
-    key = ("index_select", d, tile, neg, checked, n)
+    key = ("jt.index_select", d, tile, neg, checked, n)
 
     if out is not None and out._view is None:
         def build_into() -> Any:

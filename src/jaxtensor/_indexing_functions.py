@@ -152,7 +152,7 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("take_along_axis", ax, neg, checked, n), build, xv, iv), x)
+    return _wrap(_kernels.call(("jt.take_along_axis", ax, neg, checked, n), build, xv, iv), x)
 
 
 # -- gather / scatter (PyTorch dim-wise) --------------------------------------------------
@@ -207,7 +207,7 @@ def gather(x: Any, dim: int, index: Any) -> Tensor:
     >>> jt.gather(x, 1, jt.asarray([[0, 0], [1, 0]])).tolist()
     [[1, 1], [4, 3]]
     """
-    xv, iv, d, neg, checked = _check_gs("gather", x, dim, index)
+    xv, iv, d, neg, checked = _check_gs("jt.gather", x, dim, index)
     n = xv.shape[d]
     squeeze = as_value(x).ndim == 0
 
@@ -218,7 +218,7 @@ def gather(x: Any, dim: int, index: Any) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("gather", d, neg, checked, n, squeeze), build, xv, iv), x)
+    return _wrap(_kernels.call(("jt.gather", d, neg, checked, n, squeeze), build, xv, iv), x)
 
 
 _REDUCE = {None: None, "add": "sum", "sum": "sum", "multiply": "prod", "prod": "prod",
@@ -372,7 +372,7 @@ def scatter_reduce(x: Any, dim: int, index: Any, src: Any, reduce: str | None, *
     n = xv.shape[d]
     squeeze = as_value(x).ndim == 0
     build = _scatter_builder(d, n, neg, checked, red, bool(include_self), tuple(iv.shape))
-    key = ("scatter", d, n, neg, checked, red, bool(include_self), tuple(iv.shape))
+    key = ("jt.scatter", d, n, neg, checked, red, bool(include_self), tuple(iv.shape))
     val = _kernels.call(key, build, xv, sv, iv)
     if squeeze:
         val = val.reshape(())
@@ -394,7 +394,7 @@ def _scatter_inplace(fname: str, x: Tensor, dim: Any, index: Any, src: Any, redu
         f = build()
         return lambda t, v, i: f(t, v, i)
 
-    key = ("jt_scatter", d, n, neg, checked, red, bool(include_self), ishape)
+    key = ("jt.scatter", d, n, neg, checked, red, bool(include_self), ishape)
     _kernels.write_indexed(x._storage, x._view, key, inner, sv, [iv])
     return x
 
@@ -465,7 +465,7 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
 
         return add
 
-    key = ("index_put_acc", struct, in_shape, out_shape)
+    key = ("jt.index_put_acc", struct, in_shape, out_shape)
     _kernels.write_indexed(x._storage, x._view, key, build, v, dyn)
     return x
 
@@ -519,11 +519,11 @@ def index_add(x: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> T
     >>> jt.index_add(x, 0, jt.asarray([0, 2, 0]), jt.ones((3, 2))).tolist()
     [[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]]
     """
-    xv, iv, sv, d, n, neg, want = _check_index_add("index_add", x, dim, index, source)
+    xv, iv, sv, d, n, neg, want = _check_index_add("jt.index_add", x, dim, index, source)
     checked = not isinstance(iv, Tracer)
     flat = xv.ndim == 0
     build = _index_add_builder(d, n, neg, checked, want, alpha, flat)
-    f_key = ("index_add", d, n, neg, checked, want, flat)
+    f_key = ("jt.index_add", d, n, neg, checked, want, flat)
 
     def build2() -> Callable:
         f = build()
@@ -541,7 +541,7 @@ def _index_add_inplace(x: Tensor, dim: Any, index: Any, source: Any, alpha: Any)
         f = build()
         return lambda t, v, i, a: f(t, v, i, a)
 
-    key = ("jt_index_add", d, n, neg, checked, want, xv.ndim == 0)
+    key = ("jt.index_add", d, n, neg, checked, want, xv.ndim == 0)
     _kernels.write_indexed(x._storage, x._view, key, inner, sv, [iv, alpha])
     return x
 
@@ -587,7 +587,7 @@ def gather_nd(x: Any, index: Any) -> Tensor:
     """
     xv = as_value(x)
     shape = tuple(xv.shape)
-    iv, k, neg = _check_nd("gather_nd", shape, index)
+    iv, k, neg = _check_nd("jt.gather_nd", shape, index)
     checked = not isinstance(iv, Tracer)
 
     def build() -> Callable:
@@ -598,7 +598,7 @@ def gather_nd(x: Any, index: Any) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("gather_nd", k, neg, checked, shape), build, xv, iv), x)
+    return _wrap(_kernels.call(("jt.gather_nd", k, neg, checked, shape), build, xv, iv), x)
 
 
 def scatter_nd_add(x: Any, index: Any, updates: Any) -> Tensor:
@@ -611,7 +611,7 @@ def scatter_nd_add(x: Any, index: Any, updates: Any) -> Tensor:
     """
     xv = as_value(x)
     shape = tuple(xv.shape)
-    iv, k, neg = _check_nd("scatter_nd_add", shape, index)
+    iv, k, neg = _check_nd("jt.scatter_nd_add", shape, index)
     uv = _source(updates, np.dtype(xv.dtype), "scatter_nd_add", "updates")
     want = tuple(iv.shape[:-1]) + shape[k:]
     ushape = tuple(getattr(uv, "shape", ()))
@@ -631,7 +631,7 @@ def scatter_nd_add(x: Any, index: Any, updates: Any) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("scatter_nd_add", k, neg, checked, shape, want), build, xv, uv,
+    return _wrap(_kernels.call(("jt.scatter_nd_add", k, neg, checked, shape, want), build, xv, uv,
                                iv), x)
 
 
