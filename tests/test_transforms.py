@@ -87,6 +87,20 @@ def nested_views_of_arg(xp, x, y):
     y[0, 0] = r[2]
 
 
+def index_put_and_scatter(xp, x):
+    rows, cols = [0, 2, 0], [1, 1, 1]
+    if xp is np:
+        np.add.at(x, (rows, cols), [1.0, 2.0, 3.0])
+        np.put_along_axis(x, np.array([[0], [1], [3]]), np.array([[5.0], [6.0], [7.0]]), 1)
+        np.add.at(x, [2, 2], np.ones((2, 4)))
+    else:
+        x.index_put_((xp.asarray(rows), xp.asarray(cols)), xp.asarray([1.0, 2.0, 3.0]),
+                     accumulate=True)
+        x.scatter_(1, xp.asarray([[0], [1], [3]]), xp.asarray([[5.0], [6.0], [7.0]]))
+        x.index_add_(0, xp.asarray([2, 2]), xp.ones((2, 4)))
+    return x[1:]
+
+
 CORPUS = [
     (scalar_loop, lambda: [np.arange(6.0)], ()),
     (dynamic_index, lambda: [np.zeros(5)], (3, 2.5)),
@@ -97,6 +111,7 @@ CORPUS = [
     (advanced_writes, lambda: [np.arange(5.0)], ()),
     (masked_write, lambda: [np.linspace(0.0, 1.0, 7)], ()),
     (nested_views_of_arg, lambda: [np.ones((2, 3)), np.arange(9.0).reshape(3, 3)], ()),
+    (index_put_and_scatter, lambda: [np.zeros((3, 4))], ()),
 ]
 
 
@@ -578,3 +593,17 @@ def test_closed_over_tensor_read_is_an_input_not_a_stale_constant():
     assert len(traces) == n
     r = jt.jit(lambda: w)()
     assert jt.shares_memory(r, w)
+
+
+def test_index_put_under_jit_traced_indices_checked():
+    f = jt.jit(lambda x, i, v: x.index_put_((i,), v, accumulate=True))
+    y = jt.zeros(4)
+    traces = []
+    g = jt.jit(lambda x, i: traces.append(1) or x.index_put_((i,), jt.ones(2)))
+    for k in range(3):
+        g(y, jnp.array([k, k + 1]))
+    assert len(traces) == 1
+    f(y, jnp.array([1, 1]), jt.asarray([1.0, 1.0]))
+    assert y.tolist() == [1.0, 3.0, 1.0, 1.0]
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 4"):
+        f(y, jnp.array([1, 9]), jt.asarray([1.0, 1.0]))
