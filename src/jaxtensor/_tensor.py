@@ -180,11 +180,11 @@ class Tensor:
     # -- views ---------------------------------------------------------------------------
     def view(self, *shape: Any) -> Tensor:
         """A view with a new shape (PyTorch's ``Tensor.view``); raises if a copy is needed."""
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        if not shape:
+        if not shape:  # view(): the same shape (view(()) is a reshape to 0-D, below)
             return self._derive(_view.compose_axes(self._view, self.shape,
                                                    list(range(self.ndim))))
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
         from ._manipulation import _resolve_shape
 
         new = _resolve_shape(self.shape, shape)

@@ -32,6 +32,9 @@ def shares_memory(a: Tensor, b: Tensor, /) -> bool:
         return False
     if a._view is None or b._view is None:
         return a.size > 0 and b.size > 0
+    ca, cb = a._view.comp, b._view.comp
+    if ca is not None and cb is not None and ca != cb:
+        return False  # the real and the imaginary parts never overlap
     shape = a._storage.array.shape
     ea = _view.element_set(a._view, shape)
     eb = _view.element_set(b._view, shape)
