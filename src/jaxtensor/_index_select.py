@@ -163,6 +163,53 @@ def _direct(x: Any, idx: Any, dim: int, checked: bool) -> Any:
     return x.at[key].get(mode=_mode(checked), unique_indices=False)
 
 
+#: Below this many bytes per gathered row (the dimensions after ``dim``), the gradient's
+#: scatter-add is batched over the leading dimensions (see :func:`_tangent_gather`).
+BATCHED_GRAD_ROW_BYTES = 64
+
+
+def _tangent_gather(t: Any, idx: Any, dim: int, checked: bool) -> Any:
+    """The gather applied to tangents; its transpose is the gradient's scatter-add.
+
+    For short rows (e.g. ``dim`` is the last dimension) the plain form transposes to a scatter
+    whose every update is a strided column — one cache miss per element. Written instead as a
+    gather with explicit coordinates ``t3[p, idx[k], :]`` over ``t`` viewed as ``[P, N, Q]``, its
+    transpose walks the output row by row (``p`` outer), keeping each row of the gradient in
+    cache: 1.7x faster for ``[4096, 4096]`` with 1024 indices on dim -1 (benchmarks.md).
+    """
+    shape = t.shape
+    P = math.prod(shape[:dim])
+    N = shape[dim]
+    Q = math.prod(shape[dim + 1:])
+    if P <= 1 or Q * np.dtype(t.dtype).itemsize >= BATCHED_GRAD_ROW_BYTES or not idx.size:
+        return _direct(t, idx, dim, checked)
+    it = jnp.int32 if max(P, N) < 2**31 else jnp.int64
+    flat = idx.reshape(-1).astype(it)
+    p = lax.broadcasted_iota(it, (P, flat.shape[0]), 0)
+    r = t.reshape(P, N, Q).at[p, flat[None, :]].get(mode=_mode(checked))
+    return r.reshape(out_shape(shape, idx.shape, dim))
+
+
+@partial(jax.custom_jvp, nondiff_argnums=(2, 3))
+def _direct_diff(x: Any, idx: Any, dim: int, checked: bool) -> Any:
+    """:func:`_direct` whose derivative goes through :func:`_tangent_gather`."""
+    return _direct(x, idx, dim, checked)
+
+
+@_direct_diff.defjvp
+def _direct_diff_jvp(dim: int, checked: bool, primals: tuple, tangents: tuple) -> tuple:
+    x, idx = primals
+    return _direct(x, idx, dim, checked), _tangent_gather(jnp.asarray(tangents[0]), idx, dim,
+                                                         checked)
+
+
+def direct_gather(x: Any, idx: Any, dim: int, checked: bool) -> Any:
+    """The direct kernel on jax values (``idx`` non-negative); differentiable."""
+    if jnp.issubdtype(x.dtype, jnp.inexact):
+        return _direct_diff(x, idx, dim, checked)
+    return _direct(x, idx, dim, checked)
+
+
 def out_shape(xshape: Sequence[int], ishape: Sequence[int], dim: int) -> tuple[int, ...]:
     return tuple(xshape[:dim]) + tuple(ishape) + tuple(xshape[dim + 1:])
 
@@ -229,7 +276,7 @@ def _tiled_jvp(dim: int, tile: tuple[int, ...], checked: bool, primals: tuple,
     out = _tiled_impl(x, idx, init, dim, tile, checked)
     # ``init`` is overwritten everywhere, so only x's tangent flows: the direct gather of it,
     # which is linear and transposes to a scatter-add (the gradient).
-    return out, _direct(jnp.asarray(tangents[0]), idx, dim, checked)
+    return out, _tangent_gather(jnp.asarray(tangents[0]), idx, dim, checked)
 
 
 def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any = None,
@@ -353,7 +400,7 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
             def f(buf: Any, xa: Any, ia: Any) -> Any:
                 ia = normalize(ia, n, neg)
                 if tile is None:
-                    return _direct(xa, ia, d, checked).astype(buf.dtype)
+                    return direct_gather(xa, ia, d, checked).astype(buf.dtype)
                 return tiled_gather(xa, ia, d, tile, init=buf, checked=checked)
 
             return f
@@ -365,7 +412,7 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
         def f(xa: Any, ia: Any) -> Any:
             ia = normalize(ia, n, neg)
             if tile is None:
-                return _direct(xa, ia, d, checked)
+                return direct_gather(xa, ia, d, checked)
             return tiled_gather(xa, ia, d, tile, checked=checked)
 
         return f
