@@ -286,7 +286,10 @@ def _floor_divide(p: Any, q: Any) -> Any:
     # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
     # jnp.floor_divide keeps Python's exact rounding (1 // 0.1 == 9).
     special = jnp.isinf(p) | jnp.isinf(q) | (q == 0) | (p == 0)
-    return jnp.where(special, jnp.floor(p / q), jnp.floor_divide(p, q))
+    r = jnp.floor_divide(p, q)
+    # a zero quotient of finite non-zero operands has their (equal) sign: +0
+    r = jnp.where(r == 0, jnp.zeros_like(r), r)
+    return jnp.where(special, jnp.floor(p / q), r)
 
 
 def floor_divide(x1: Any, x2: Any, /) -> Tensor:
@@ -815,6 +818,8 @@ def _sign(a: Any) -> Any:
         return jnp.where(nan, _cplx(jnp.full_like(re, jnp.nan), jnp.full_like(re, jnp.nan)), r)
     if a.dtype.kind == "u":
         return (a > 0).astype(a.dtype)
+    if a.dtype.kind == "f":
+        return jnp.where(a == 0, jnp.zeros_like(a), jnp.sign(a))  # +0 for -0, as NumPy
     return jnp.sign(a)
 
 

@@ -1,0 +1,307 @@
+"""Element-wise functions and operators: promotion, weak scalars, special cases.
+
+Oracles: array_api_strict for promotion, NumPy for values (including the sign of zeros
+and NaN/inf handling where NumPy follows the standard), and the standard's own special
+case tables where NumPy does not.
+"""
+
+from __future__ import annotations
+
+import math
+
+import array_api_strict as xps_strict
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.array_api import make_strategies_namespace
+
+import jaxtensor as jt
+
+xps = make_strategies_namespace(jt)
+INFO = jt.__array_namespace_info__()
+DTYPES = list(INFO.dtypes().values())
+NUMERIC = [d for d in DTYPES if d != jt.bool]
+
+
+def _strict(dt):
+    return getattr(xps_strict, str(dt))
+
+
+def _strict_name(dt) -> str:
+    names = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+             "uint64", "float32", "float64", "complex64", "complex128"]
+    return next(n for n in names if getattr(xps_strict, n) == dt)
+
+
+def _same_kind_family(a, b):
+    fam = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 2}
+    return fam[a.kind] == fam[b.kind]
+
+
+# -- promotion ----------------------------------------------------------------------------
+SAME_FAMILY = [(a, b) for a in DTYPES for b in DTYPES if _same_kind_family(a, b)]
+
+
+@pytest.mark.parametrize("a, b", SAME_FAMILY, ids=lambda d: str(d))
+def test_promotion_matches_array_api_strict(a, b):
+    """Within a kind family (cross-kind promotion is jaxtensor's own rule, tested below)."""
+    try:
+        expected = _strict_name(xps_strict.result_type(_strict(a), _strict(b)))
+    except TypeError:
+        with pytest.raises(TypeError):
+            jt.add(jt.ones(2, dtype=a), jt.ones(2, dtype=b))
+        return
+    if expected not in INFO.dtypes():
+        with pytest.raises(TypeError):
+            jt.add(jt.ones(2, dtype=a), jt.ones(2, dtype=b))
+        return
+    fn = jt.logical_and if a == jt.bool else jt.add
+    out = fn(jt.ones(2, dtype=a), jt.ones(2, dtype=b))
+    assert str(out.dtype) == expected
+    assert str(jt.result_type(a, b)) == expected
+
+
+def test_int_with_float_tensor_gives_the_float():
+    i = jt.asarray([1, 2], dtype=jt.int32)
+    f = jt.asarray([0.5, 0.5], dtype=jt.float32)
+    assert (i + f).dtype == jt.float32
+    assert (f * i).dtype == jt.float32
+
+
+def test_bool_with_numeric_raises():
+    with pytest.raises(TypeError, match="astype"):
+        jt.add(jt.asarray([True]), jt.asarray([1]))
+
+
+@pytest.mark.parametrize(
+    "dtype, scalar, expected",
+    [
+        ("float32", 1.0, "float32"),
+        ("float32", 1, "float32"),
+        ("int8", 1, "int8"),
+        ("uint8", 3, "uint8"),
+        ("int32", 1.5, "float32"),
+        ("float32", 1j, "complex64"),
+        ("complex64", 2.0, "complex64"),
+    ],
+)
+def test_python_scalars_are_weak(dtype, scalar, expected):
+    x = jt.ones(3, dtype=getattr(jt, dtype))
+    assert str((x + scalar).dtype) == expected
+    assert str((scalar + x).dtype) == expected
+    assert str(jt.result_type(x, scalar)) == expected
+
+
+def test_int64_plus_float_gives_default_float():
+    x = jt.asarray([1, 2])
+    assert (x + 1.0).dtype == INFO.default_dtypes()["real floating"] == jt.float32
+
+
+def test_scalar_out_of_range_raises_overflow():
+    with pytest.raises(OverflowError):
+        jt.asarray([1], dtype=jt.int8) + 1000
+
+
+def test_divide_of_integers_is_default_float():
+    out = jt.asarray([1, 3]) / 2
+    assert out.dtype == jt.float32
+    np.testing.assert_array_equal(np.asarray(out), [0.5, 1.5])
+
+
+def test_inplace_operator_writes_through_view_and_keeps_dtype():
+    x = jt.asarray([1, 2, 3, 4], dtype=jt.int16)
+    v = x[1:3]
+    v += 10
+    assert x.dtype == jt.int16
+    np.testing.assert_array_equal(np.asarray(x), [1, 12, 13, 4])
+    with pytest.raises(ValueError, match="shape"):
+        v += jt.ones((2, 2), dtype=jt.int16)
+
+
+def test_reflected_operators():
+    x = jt.asarray([1.0, 2.0])
+    np.testing.assert_array_equal(np.asarray(1 - x), [0.0, -1.0])
+    np.testing.assert_array_equal(np.asarray(2 ** x), [2.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(3 // x), [3.0, 1.0])
+
+
+# -- values against NumPy -----------------------------------------------------------------
+SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.5, 1e-3, 1e30, -1e30,
+            math.inf, -math.inf, math.nan, math.pi, -math.pi / 2]
+
+UNARY_NUMPY = {
+    "abs": np.abs, "acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin,
+    "asinh": np.arcsinh, "atan": np.arctan, "atanh": np.arctanh, "ceil": np.ceil,
+    "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "expm1": np.expm1, "floor": np.floor,
+    "isfinite": np.isfinite, "isinf": np.isinf, "isnan": np.isnan, "log": np.log,
+    "log1p": np.log1p, "log2": np.log2, "log10": np.log10, "negative": np.negative,
+    "positive": np.positive, "round": np.round, "sign": np.sign, "signbit": np.signbit,
+    "sin": np.sin, "sinh": np.sinh, "sqrt": np.sqrt, "square": np.square, "tan": np.tan,
+    "tanh": np.tanh, "trunc": np.trunc, "reciprocal": np.reciprocal,
+}
+
+BINARY_NUMPY = {
+    "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+    "atan2": np.arctan2, "copysign": np.copysign, "hypot": np.hypot,
+    "logaddexp": np.logaddexp, "maximum": np.maximum, "minimum": np.minimum,
+    "pow": np.power, "nextafter": np.nextafter, "equal": np.equal,
+    "not_equal": np.not_equal, "less": np.less, "less_equal": np.less_equal,
+    "greater": np.greater, "greater_equal": np.greater_equal,
+}
+
+
+def assert_same(actual, expected, rtol=2e-6, signed_zero=True):
+    a = np.asarray(actual)
+    e = np.asarray(expected)
+    assert a.shape == e.shape
+    if a.dtype == np.bool_:
+        np.testing.assert_array_equal(a, e)
+        return
+    np.testing.assert_allclose(a, e, rtol=rtol, atol=0, equal_nan=True)
+    if not signed_zero:
+        return
+    zero = (e == 0) & (a == 0)
+    # the sign of zero matters in the standard's special cases
+    np.testing.assert_array_equal(np.signbit(a[zero]), np.signbit(e[zero]))
+
+
+@pytest.mark.parametrize("name", sorted(UNARY_NUMPY))
+def test_unary_special_values_match_numpy(name):
+    x = np.asarray(SPECIALS, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        expected = UNARY_NUMPY[name](x)
+    out = getattr(jt, name)(jt.asarray(x))
+    assert_same(out, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY_NUMPY))
+def test_binary_special_values_match_numpy(name):
+    a, b = np.meshgrid(np.asarray(SPECIALS), np.asarray(SPECIALS))
+    with np.errstate(all="ignore"):
+        expected = BINARY_NUMPY[name](a, b)
+    out = getattr(jt, name)(jt.asarray(a), jt.asarray(b))
+    # the standard leaves the sign of max/min(+0, -0) unspecified
+    assert_same(out, expected, rtol=1e-12, signed_zero=name not in ("maximum", "minimum"))
+
+
+def _spec_floor_divide(a: float, b: float) -> float:
+    """The standard's floor_divide: floor(a / b) (it differs from Python's // at inf)."""
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    with np.errstate(all="ignore"):
+        q = np.float64(a) / np.float64(b)
+    if math.isinf(a) or math.isinf(b) or b == 0 or a == 0:
+        return float(np.floor(q))
+    return float(a // b)
+
+
+def test_floor_divide_follows_the_standard_at_infinities_and_zeros():
+    a, b = np.meshgrid(np.asarray(SPECIALS), np.asarray(SPECIALS))
+    expected = np.vectorize(_spec_floor_divide)(a, b)
+    out = jt.floor_divide(jt.asarray(a), jt.asarray(b))
+    assert_same(out, expected, rtol=1e-12)
+    assert float(jt.floor_divide(jt.asarray(math.inf), 2.0)) == math.inf
+    assert math.copysign(1.0, float(jt.floor_divide(jt.asarray(-0.0), 3.0))) == -1.0
+
+
+def test_remainder_special_cases():
+    a, b = np.meshgrid(np.asarray(SPECIALS), np.asarray(SPECIALS))
+    with np.errstate(all="ignore"):
+        expected = np.remainder(a, b)
+    # the standard: x1 finite, x2 infinite of the same sign (or x1 zero) gives x1
+    fin_inf = np.isfinite(a) & np.isinf(b)
+    expected = np.where(fin_inf & ((np.signbit(a) == np.signbit(b)) | (a == 0)), a, expected)
+    expected = np.where(fin_inf & ~((np.signbit(a) == np.signbit(b)) | (a == 0)), b, expected)
+    out = jt.remainder(jt.asarray(a), jt.asarray(b))
+    assert_same(out, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "name, z, expected",
+    [
+        ("exp", complex(math.inf, 0.0), complex(math.inf, 0.0)),
+        ("exp", complex(-math.inf, math.inf), complex(0.0, 0.0)),
+        ("sqrt", complex(-math.inf, 1.0), complex(0.0, math.inf)),
+        ("sqrt", complex(1.0, math.inf), complex(math.inf, math.inf)),
+        ("log", complex(-0.0, 0.0), complex(-math.inf, math.pi)),
+        ("cosh", complex(math.inf, 0.0), complex(math.inf, 0.0)),
+        ("tanh", complex(math.inf, 1.0), complex(1.0, 0.0)),
+        ("sinh", complex(0.0, 0.0), complex(0.0, 0.0)),
+        ("acosh", complex(0.0, math.nan), complex(math.nan, math.pi / 2)),
+        ("atanh", complex(1.0, 0.0), complex(math.inf, 0.0)),
+        ("expm1", complex(0.0, 0.0), complex(0.0, 0.0)),
+        ("sign", complex(0.0, 0.0), complex(0.0, 0.0)),
+        ("sign", complex(3.0, 4.0), complex(0.6, 0.8)),
+        ("abs", complex(math.nan, math.inf), math.inf),
+    ],
+)
+def test_complex_special_cases(name, z, expected):
+    out = complex(getattr(jt, name)(jt.asarray([z], dtype=jt.complex128))[0])
+    for got, want in ((out.real, complex(expected).real), (out.imag, complex(expected).imag)):
+        if math.isnan(want):
+            assert math.isnan(got)
+        else:
+            assert got == pytest.approx(want, rel=1e-12)
+            if want == 0:
+                assert math.copysign(1.0, got) == math.copysign(1.0, want)
+
+
+def test_clip():
+    x = jt.asarray([-3.0, 0.0, 5.0, math.nan])
+    np.testing.assert_array_equal(np.asarray(jt.clip(x, -1.0, 2.0)), [-1.0, 0.0, 2.0, math.nan])
+    assert bool(jt.isnan(jt.clip(jt.asarray([1.0]), math.nan, None))[0])
+    i = jt.asarray([1, 50, 200], dtype=jt.uint8)
+    out = jt.clip(i, 10, 100)
+    assert out.dtype == jt.uint8
+    np.testing.assert_array_equal(np.asarray(out), [10, 50, 100])
+    lo = jt.asarray([[0], [2]], dtype=jt.uint8)
+    assert jt.clip(i, lo).shape == (2, 3)
+    assert jt.clip(i) is not i
+
+
+def test_bitwise_shifts_past_the_width():
+    x = jt.asarray([1, -8], dtype=jt.int8)
+    np.testing.assert_array_equal(np.asarray(x << 9), [0, 0])
+    np.testing.assert_array_equal(np.asarray(x >> 9), [0, -1])
+    with pytest.raises(TypeError, match="integer"):
+        jt.bitwise_and(jt.asarray([1.0]), 1)
+
+
+def test_rounding_keeps_integer_dtype():
+    x = jt.asarray([1, -2], dtype=jt.int16)
+    for f in (jt.ceil, jt.floor, jt.trunc, jt.round):
+        out = f(x)
+        assert out.dtype == jt.int16
+        np.testing.assert_array_equal(np.asarray(out), [1, -2])
+
+
+def test_real_imag_conj():
+    z = jt.asarray([1 + 2j, -3j])
+    r = jt.real(z)
+    r[0] = 5.0  # a writeable view, as NumPy's z.real
+    assert complex(z[0]) == 5 + 2j
+    assert jt.imag(jt.asarray([1.0])).dtype == jt.float32
+    assert complex(jt.conj(z)[1]) == 3j
+
+
+def test_complex_multiply_with_infinity():
+    # C99 Annex G: (inf + 0j) * (1 + 1j) is infinite, never NaN + NaN j
+    out = complex(jt.multiply(jt.asarray([complex(math.inf, 0)]), complex(1, 1))[0])
+    assert math.isinf(out.real) or math.isinf(out.imag)
+
+
+@given(x=xps.arrays(dtype=jt.float32, shape=xps.array_shapes(max_dims=3)),
+       y=st.floats(-1e3, 1e3, width=32))
+def test_add_multiply_match_numpy(x, y):
+    a = np.asarray(x)
+    np.testing.assert_array_equal(np.asarray(x + y), (a + np.float32(y)).astype(np.float32))
+    np.testing.assert_array_equal(np.asarray(x * y), (a * np.float32(y)).astype(np.float32))
+
+
+@given(x=xps.arrays(dtype=xps.integer_dtypes(), shape=xps.array_shapes(max_dims=2)))
+def test_integer_negative_and_abs_match_numpy(x):
+    a = np.asarray(x)
+    np.testing.assert_array_equal(np.asarray(-x), -a)
+    np.testing.assert_array_equal(np.asarray(jt.abs(x)), np.abs(a))
+    assert jt.negative(x).dtype == x.dtype
