@@ -426,8 +426,10 @@ class _Jitted:
                 st.version += 1
             _storage._foreign_write_handler.append(adopt)
             _indexing.traced_bounds_checks[:] = [_checkify_bounds] if checks else []
-            array_attr = Storage.__dict__["array"]
-            Storage.array = _ReadHook(array_attr, on_read)
+            # reading a view's cache checks ``version`` only: hook both
+            hooked = {a: Storage.__dict__[a] for a in ("array", "version")}
+            for a, d in hooked.items():
+                setattr(Storage, a, _ReadHook(d, on_read))
             rebuilt: list[Any] = []
             bases: dict[int, Tensor] = {}
             off = 0
@@ -504,8 +506,8 @@ class _Jitted:
             aux = (written, out_tree, tuple(out_desc))
             return _Out(aux, (finals, new_arrays, out_vals))
         finally:
-            if "array_attr" in locals():
-                Storage.array = array_attr
+            for a, d in locals().get("hooked", {}).items():
+                setattr(Storage, a, d)
             _indexing.traced_bounds_checks[:] = hooks
             try:
                 _storage._foreign_write_handler.remove(adopt)
