@@ -358,3 +358,17 @@ def test_finite_differences_and_jvp():
     ]
     for f in fns:
         check_grads(jax.jit(f), (x, src), order=1, modes=["fwd", "rev"], atol=1e-6, rtol=1e-6)
+
+
+def test_under_jaxtensor_jit_inplace_and_checked_bounds():
+    x = jt.zeros((4, 3))
+
+    @jt.jit
+    def f(x, idx, src):
+        x.index_add_(0, idx, src)
+        x.scatter_(1, jt.zeros((4, 1), dtype=jt.int64), 9.0)
+
+    f(x, jt.asarray([1, 1]), jt.ones((2, 3)))
+    np.testing.assert_array_equal(np.asarray(x), [[9, 0, 0], [9, 2, 2], [9, 0, 0], [9, 0, 0]])
+    with pytest.raises(IndexError, match="out of bounds"):
+        jt.jit(lambda t, i: jt.gather(t, 0, i))(x, jt.asarray([[7, 0, 0]]))
