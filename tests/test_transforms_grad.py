@@ -296,3 +296,29 @@ def test_vmap_of_grad_per_example():
     assert isinstance(gs, jt.Tensor) and gs.shape == (5, 3)
     for row, g in zip(xs, np.asarray(gs)):
         np.testing.assert_allclose(g, _fd(_eager_value(loss), [row], 0), rtol=1e-5)
+
+
+# -- the gather/scatter family -----------------------------------------------------------------
+def test_grad_gather_scatter_index_put_index_add():
+    gi = np.array([[0, 2, 2], [1, 0, 3]])
+    si = np.array([[3, 0], [1, 2]])
+    rows = np.array([0, 2, 0])
+    ai = np.array([1, 1])
+
+    def f(x, src, vals, add):
+        y = jt.gather(x, 1, jt.asarray(gi))
+        z = x * 1.0
+        z.scatter_(1, jt.asarray(si), src)  # overwritten elements: no gradient to x
+        z.index_put_((jt.asarray(rows),), vals, accumulate=True)
+        z.index_add_(0, jt.asarray(ai), add)
+        return jt.sum(y ** 2) + jt.sum(z * z)
+
+    def ft(x, src, vals, add):
+        y = torch.gather(x, 1, torch.from_numpy(gi))
+        z = x.clone()
+        z = z.scatter(1, torch.from_numpy(si), src)
+        z = z.index_put((torch.from_numpy(rows),), vals, accumulate=True)
+        z = z.index_add(0, torch.from_numpy(ai), add)
+        return (y ** 2).sum() + (z * z).sum()
+
+    _check(f, ft, [_x(3, 4), _x(2, 2), _x(3, 4), _x(2, 4)], [0, 1, 2, 3])
