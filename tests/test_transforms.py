@@ -608,3 +608,45 @@ def test_index_put_under_jit_traced_indices_checked():
     assert y.tolist() == [1.0, 3.0, 1.0, 1.0]
     with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 4"):
         f(y, jnp.array([1, 9]), jt.asarray([1.0, 1.0]))
+
+
+def test_nests_inside_vmap_scan_and_jvp():
+    f = jt.jit(lambda r, i: r.__setitem__(i, -1.0))
+
+    def g(r):
+        f(r, 1)
+        return r
+
+    assert jax.vmap(g)(jt.zeros((2, 3))).tolist() == [[0.0, -1.0, 0.0]] * 2
+    assert jt.vmap(g)(jt.zeros((2, 3))).tolist() == [[0.0, -1.0, 0.0]] * 2
+
+    def body(c, i):
+        f(c, i)
+        return c, i
+
+    c, _ = lax.scan(body, jt.zeros(3), jnp.arange(2))
+    assert c.tolist() == [-1.0, -1.0, 0.0]
+    y, t = jt.jvp(jt.jit(lambda v: v * v), (jt.asarray([3.0]),), (jt.asarray([1.0]),))
+    assert y.tolist() == [9.0] and t.tolist() == [6.0]
+
+
+def test_a_failing_function_changes_nothing():
+    @jt.jit
+    def boom(x):
+        x[0] = 5.0
+        raise ValueError("boom")
+
+    @jt.jit
+    def static_oob(x):
+        x[0] = 5.0
+        x[5] = 1.0  # a concrete index: raises while tracing, like eager mode
+
+    x = jt.zeros(2)
+    view = x[1:]
+    with pytest.raises(ValueError, match="boom"):
+        boom(x)
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 2"):
+        static_oob(x)
+    assert x.tolist() == [0.0, 0.0] and not x._storage.traced
+    view[0] = 3.0  # the Tensor is still fully usable
+    assert x.tolist() == [0.0, 3.0]
