@@ -498,8 +498,9 @@ def solve(x1: Tensor, x2: Tensor, /) -> Tensor:
         vec = False
 
     def fn(p: Any, q: Any) -> Any:
+        # shapes are read from the operands: the kernel is cached across shapes
         if vec:
-            q = jnp.broadcast_to(q[:, None], (*p.shape[:-2], m, 1))
+            q = jnp.broadcast_to(q[:, None], (*p.shape[:-2], q.shape[0], 1))
             return jnp.linalg.solve(p, q)[..., 0]
         batch = jnp.broadcast_shapes(p.shape[:-2], q.shape[:-2])
         p = jnp.broadcast_to(p, (*batch, *p.shape[-2:]))
