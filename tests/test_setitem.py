@@ -352,6 +352,8 @@ def test_nan_inf_into_float_and_bool_are_fine():
         (([0, 1],), np.ones((3, 3, 4)), "(3,3,4)", "(2,3,4)"),
         ((1, [0, 2], slice(None)), np.ones((3,)), "(3,)", "(2,4)"),
         ((Ellipsis, 0), np.ones((2, 1, 2)), "(2,1,2)", "(2,3)"),
+        ((np.ones((2, 3, 4), bool),), np.ones(5), "(5,)", "(24,)"),
+        ((0, np.array([True, False, True])), np.ones((3, 4)), "(3,4)", "(2,4)"),
     ],
 )
 def test_unbroadcastable_value_is_a_value_error_naming_both_shapes(
@@ -449,3 +451,55 @@ def test_failed_setitem_through_a_view_changes_nothing():
         with pytest.raises(exc):
             v[key] = value
         assert not np.asarray(base).any() and not np.asarray(v).any() and not np.asarray(w).any()
+
+
+# -- loops of scalar writes (queued and applied together at the next read) ------------------------
+@given(
+    data=st.data(),
+    shape=shapes(max_dims=3, min_dims=1),
+    dtype=st.sampled_from([np.dtype(d) for d in ("int64", "int8", "uint8", "float32", "bool")]),
+)
+def test_scalar_write_loops_match_numpy(
+    data: st.DataObject, shape: tuple[int, ...], dtype: np.dtype
+):
+    """``x[i, j] = v`` in a loop, interleaved with slice writes, reads of views, exports and
+    failing writes: every alias sees the writes in program order (the last one wins)."""
+    if 0 in shape:
+        shape = tuple(max(s, 1) for s in shape)
+    x_np = example_array(shape, dtype)
+    x = jt.asarray(x_np)
+    x_np = x_np.copy()
+    v = x[..., ::-1]  # a view, read now and then
+    exports: list[tuple[Any, np.ndarray]] = []
+    for step in range(data.draw(st.integers(1, 15), label="writes")):
+        action = data.draw(st.sampled_from(["scalar"] * 6 + ["slice", "read", "export", "bad"]),
+                           label=f"action {step}")
+        if action == "scalar":
+            key = tuple(data.draw(st.integers(-n, n - 1)) for n in shape)
+            if len(key) == 1 and data.draw(st.booleans()):
+                key = key[0]
+            if dtype.kind == "f":
+                value = data.draw(st.integers(-100, 100) | st.floats(-100, 100, width=32))
+            elif dtype.kind == "b":
+                value = data.draw(st.booleans() | st.integers(0, 1))
+            else:
+                info = np.iinfo(dtype)
+                value = data.draw(st.integers(int(info.min), int(info.max)))
+            x_np[key] = value
+            x[key] = value
+        elif action == "slice":
+            x_np[..., :1] = 3
+            x[..., :1] = 3
+        elif action == "read":
+            np.testing.assert_array_equal(np.asarray(v), x_np[..., ::-1])
+        elif action == "export":
+            exports.append((x.to_jax(), x_np.copy()))
+        else:  # a write that fails changes nothing, queued writes included
+            bad = (shape[0],) + (0,) * (len(shape) - 1)
+            with pytest.raises(IndexError):
+                x[bad] = 1
+    np.testing.assert_array_equal(np.asarray(x), x_np)
+    np.testing.assert_array_equal(np.asarray(v), x_np[..., ::-1])
+    for arr, expected in exports:
+        assert not arr.is_deleted()
+        np.testing.assert_array_equal(np.asarray(arr), expected)
