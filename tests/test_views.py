@@ -190,11 +190,11 @@ def write_value(draw: st.DrawFn, shape: tuple[int, ...], dtype: np.dtype) -> Any
         return _small_value(dtype, draw(st.integers(-9, 9)))
     vshape = tuple(s if draw(st.integers(0, 2)) else 1 for s in shape)
     k = draw(st.integers(-20, 20))
-    vals = (np.arange(math.prod(vshape)).reshape(vshape) * 3 + k) % 50 - 25
+    vals = np.asarray((np.arange(math.prod(vshape)).reshape(vshape) * 3 + k) % 50 - 25)
     if dtype.kind == "b":
         return vals % 2 == 1
     if dtype.kind == "c":
-        return (vals + 1j * vals[::-1]).astype(dtype)
+        return (vals + 1j * vals.ravel()[::-1].reshape(vshape)).astype(dtype)
     return vals.astype(dtype)
 
 
