@@ -118,13 +118,43 @@ class AxisStep(NamedTuple):
         strides = [abs(k) for k in self.steps]
         if any(k != 1 for k in strides):
             w = t if whole else lax.dynamic_slice(t, lows, lens)
-            cfg = [(0, 0, k - 1) for k in strides]
-            spread = lax.pad(v, jnp.zeros((), v.dtype), cfg)
-            mask = lax.pad(jnp.ones(v.shape, bool), jnp.zeros((), bool), cfg)
-            v = jnp.where(mask, spread, w)
+            v = _put_strided(w, v, strides, 0)
         if whole:
             return v
         return lax.dynamic_update_slice(t, v, lows)
+
+
+def _put_strided(w: Any, v: Any, strides: list[int], a: int) -> Any:
+    """``w`` with ``v`` written at every ``strides[d]``-th position of each axis ``d >= a``.
+
+    Axis by axis: take the on-stride rows, fill them recursively, and interleave them back
+    with the off-stride rows by a reshape (``(s - 1) * k`` elements viewed as ``(s - 1, k)``,
+    column 0 replaced) plus the last row. XLA:CPU runs this about twice as fast as a
+    ``pad`` + ``where`` spread and far faster than a scatter.
+    """
+    nd = w.ndim
+    while a < nd and strides[a] == 1:
+        a += 1
+    if a == nd:
+        return v
+    k = strides[a]
+    s = v.shape[a]
+    step = [1] * nd
+    step[a] = k
+    rows = lax.slice(w, [0] * nd, w.shape, step)
+    rows = _put_strided(rows, v, strides, a + 1)
+    if s == 1:
+        return rows
+    head_len = (s - 1) * k
+    head = lax.slice_in_dim(w, 0, head_len, axis=a)
+    shape = list(head.shape)
+    grid = head.reshape(shape[:a] + [s - 1, k] + shape[a + 1:])
+    first = lax.slice_in_dim(rows, 0, s - 1, axis=a)
+    first = jnp.expand_dims(first, a + 1)
+    grid = jnp.concatenate([first, lax.slice_in_dim(grid, 1, k, axis=a + 1)], axis=a + 1)
+    return jnp.concatenate(
+        [grid.reshape(shape), lax.slice_in_dim(rows, s - 1, s, axis=a)], axis=a
+    )
 
 
 class ReshapeStep(NamedTuple):
