@@ -54,14 +54,20 @@ def _copy(a: Any) -> Any:
     return a.copy()
 
 
-def _dtype_of(obj: Any, fname: str) -> np.dtype:
+def _dtype_of(obj: Any, fname: str, *, metadata: builtins.bool = False) -> np.dtype:
+    """The dtype ``obj`` names; ``metadata=True`` also accepts the 64-bit dtypes when 64-bit
+    mode is off (their limits and kinds are facts, not Tensors)."""
     if isinstance(obj, Tensor):
         return obj.dtype
     if hasattr(obj, "dtype") and not isinstance(obj, (type, np.dtype)):
-        return _dtypes.as_dtype(obj.dtype)
+        obj = obj.dtype
+    if metadata and isinstance(obj, np.dtype) and obj in _dtypes._all_dtypes_x64:
+        return obj
     try:
         return _dtypes.as_dtype(obj)
-    except TypeError:
+    except TypeError as exc:
+        if "64-bit" in str(exc):
+            raise
         raise TypeError(f"{fname}() expects a dtype or a Tensor, got {obj!r}") from None
 
 
@@ -113,7 +119,7 @@ def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's name
     >>> jt.finfo(jt.float32).bits, jt.finfo(jt.complex64).dtype
     (32, dtype('float32'))
     """
-    dt = _dtype_of(type, "finfo")
+    dt = _dtype_of(type, "finfo", metadata=True)
     if dt.kind not in "fc":
         raise TypeError(f"finfo() needs a floating-point dtype, got {dt}; use iinfo() for integers")
     out = _finfo_cache.get(dt)
@@ -134,7 +140,7 @@ def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002 - the standard's name
     >>> jt.iinfo(jt.int8)
     iinfo_object(bits=8, max=127, min=-128, dtype=dtype('int8'))
     """
-    dt = _dtype_of(type, "iinfo")
+    dt = _dtype_of(type, "iinfo", metadata=True)
     if dt.kind not in "iu":
         raise TypeError(f"iinfo() needs an integer dtype, got {dt}; use finfo() for floats")
     ii = np.iinfo(dt)
@@ -162,7 +168,7 @@ def isdtype(dtype: Any, kind: Any) -> builtins.bool:
     """
     if not isinstance(dtype, np.dtype):
         try:
-            dtype = _dtypes.as_dtype(dtype)
+            dtype = _dtype_of(dtype, "isdtype", metadata=True)
         except TypeError:
             raise TypeError(f"isdtype() expects a dtype as its first argument, got {dtype!r}") from None
     if isinstance(kind, tuple):
@@ -174,7 +180,7 @@ def isdtype(dtype: Any, kind: Any) -> builtins.bool:
             raise ValueError(
                 f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}"
             ) from None
-    return dtype == _dtypes.as_dtype(kind)
+    return dtype == _dtype_of(kind, "isdtype", metadata=True)
 
 
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:

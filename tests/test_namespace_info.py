@@ -1,0 +1,143 @@
+"""``__array_namespace_info__`` and the data type functions, against array_api_strict."""
+
+from __future__ import annotations
+
+import array_api_strict as xs
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+from jaxtensor._config import X64
+
+INFO = jt.__array_namespace_info__()
+NAMES = list(INFO.dtypes())
+KINDS = ["bool", "signed integer", "unsigned integer", "integral", "real floating",
+         "complex floating", "numeric"]
+
+
+def test_version():
+    assert jt.__array_api_version__ in ("2025.12", "2024.12", "2023.12")
+
+
+def test_capabilities():
+    caps = INFO.capabilities()
+    assert caps["boolean indexing"] is True
+    assert caps["data-dependent shapes"] is True
+    assert caps["max dimensions"] == 64
+
+
+def test_devices_and_default_device():
+    devs = INFO.devices()
+    assert isinstance(devs, tuple if jt.__array_api_version__ >= "2025.12" else list)
+    assert INFO.default_device() in devs
+    for d in devs:
+        assert jt.ones(1, device=d).device == d
+
+
+def test_default_dtypes_are_truthful():
+    dd = INFO.default_dtypes()
+    assert dd["real floating"] == jt.float32
+    assert dd["complex floating"] == jt.complex64
+    assert dd["integral"] == dd["indexing"] == (jt.int64 if X64 else jt.int32)
+    assert jt.asarray(1).dtype == dd["integral"]
+    assert jt.asarray(1.0).dtype == dd["real floating"]
+
+
+def test_dtypes_report_only_what_works():
+    names = set(INFO.dtypes())
+    wide = {"int64", "uint64", "float64", "complex128"}
+    assert (wide <= names) == X64
+    assert not X64 or len(names) == 13
+    for dt in INFO.dtypes().values():
+        assert jt.empty(1, dtype=dt).dtype == dt
+    for name in wide - names:
+        with pytest.raises(TypeError, match="64-bit"):
+            jt.zeros(1, dtype=getattr(jt, name))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_dtypes_by_kind_match_array_api_strict(kind):
+    ours = set(INFO.dtypes(kind=kind))
+    strict = set(xs.__array_namespace_info__().dtypes(kind=kind))
+    assert ours == strict & set(NAMES)
+    both = set(INFO.dtypes(kind=("bool", "real floating")))
+    assert both == set(INFO.dtypes(kind="bool")) | set(INFO.dtypes(kind="real floating"))
+    with pytest.raises(ValueError, match="kind"):
+        INFO.dtypes(kind="floating")
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_isdtype_matches_array_api_strict(name, kind):
+    assert jt.isdtype(getattr(jt, name), kind) == xs.isdtype(getattr(xs, name), kind)
+    assert jt.isdtype(getattr(jt, name), getattr(jt, name)) is True
+
+
+@pytest.mark.parametrize("a", NAMES)
+@pytest.mark.parametrize("b", NAMES)
+def test_result_type_and_can_cast_within_kinds(a, b):
+    fam = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 2}
+    da, db = getattr(jt, a), getattr(jt, b)
+    if fam[da.kind] != fam[db.kind]:
+        # across kinds: NumPy's safe casting; complex never casts to real
+        assert jt.can_cast(da, db) == bool(np.can_cast(da, db, casting="safe"))
+        return
+    try:
+        expected = xs.result_type(getattr(xs, a), getattr(xs, b))
+    except TypeError:
+        with pytest.raises(TypeError):
+            jt.result_type(da, db)
+        return
+    name = next(n for n in NAMES + ["int64", "uint64", "float64", "complex128"]
+                if getattr(xs, n) == expected)
+    if name not in NAMES:
+        with pytest.raises(TypeError, match="64-bit"):
+            jt.result_type(da, db)
+        return
+    assert str(jt.result_type(da, db)) == name
+    assert jt.can_cast(da, db) == xs.can_cast(getattr(xs, a), getattr(xs, b))
+
+
+def test_result_type_with_scalars_and_tensors():
+    assert jt.result_type(jt.ones(1, dtype=jt.int8), 1) == jt.int8
+    assert jt.result_type(jt.int16, 1.0) == jt.float32
+    assert jt.result_type(1, jt.float32, 1j) == jt.complex64
+    with pytest.raises(ValueError, match="at least one"):
+        jt.result_type(1, 2.0)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith(("float", "complex"))])
+def test_finfo_matches_numpy(name):
+    dt = getattr(jt, name)
+    fi, ref = jt.finfo(dt), np.finfo(dt)
+    assert fi.bits == ref.bits and fi.eps == float(ref.eps)
+    assert fi.max == float(ref.max) and fi.min == float(ref.min)
+    assert fi.smallest_normal == float(ref.smallest_normal)
+    assert fi.dtype == ref.dtype and fi.dtype.kind == "f"
+    assert jt.finfo(jt.ones(1, dtype=dt)) == fi
+    with pytest.raises(TypeError, match="iinfo"):
+        jt.finfo(jt.int8)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "int" in n])
+def test_iinfo_matches_numpy(name):
+    dt = getattr(jt, name)
+    ii, ref = jt.iinfo(dt), np.iinfo(dt)
+    assert (ii.bits, ii.min, ii.max, ii.dtype) == (ref.bits, int(ref.min), int(ref.max), dt)
+    assert type(ii.max) is int
+    with pytest.raises(TypeError, match="finfo"):
+        jt.iinfo(jt.float32)
+
+
+def test_astype():
+    x = jt.asarray([1.7, -1.7, 0.0])
+    np.testing.assert_array_equal(np.asarray(jt.astype(x, jt.int8)), [1, -1, 0])
+    np.testing.assert_array_equal(np.asarray(jt.astype(x, jt.bool)), [True, True, False])
+    assert jt.astype(x, jt.float32, copy=False) is x
+    y = jt.astype(x, jt.float32)
+    assert y is not x
+    y[0] = 5.0
+    assert float(x[0]) == pytest.approx(1.7)
+    with pytest.raises(TypeError, match="real"):
+        jt.astype(jt.asarray([1j]), jt.float32)
+    assert jt.astype(jt.asarray([True]), jt.complex64).dtype == jt.complex64
