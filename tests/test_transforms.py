@@ -13,6 +13,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from jax import lax
 
 import jaxtensor as jt
@@ -650,3 +652,59 @@ def test_a_failing_function_changes_nothing():
     assert x.tolist() == [0.0, 0.0] and not x._storage.traced
     view[0] = 3.0  # the Tensor is still fully usable
     assert x.tolist() == [0.0, 3.0]
+
+
+# -- property: random chains of views and writes, eager == jit == NumPy ------------------------
+@st.composite
+def _slice_for(draw, n):
+    step = draw(st.sampled_from([1, 1, 2, 3, -1, -2]))
+    start = draw(st.one_of(st.none(), st.integers(-n, n)))
+    stop = draw(st.one_of(st.none(), st.integers(-n - 1, n + 1)))
+    return slice(start, stop, step)
+
+
+@st.composite
+def _program(draw):
+    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=3)))
+    ops = []
+    cur = shape
+    for _ in range(draw(st.integers(1, 3))):
+        key = []
+        for n in cur:
+            if draw(st.booleans()) and len(cur) - len([k for k in key if isinstance(k, int)]) > 1:
+                key.append(draw(st.integers(-n, n - 1)))
+            else:
+                key.append(draw(_slice_for(n)))
+        key = tuple(key)
+        cur = np.empty(cur)[key].shape
+        ops.append(("view", key))
+        if not cur or 0 in cur:
+            break
+        ops.append((draw(st.sampled_from(["set", "iadd", "imul"])), draw(st.integers(-3, 3))))
+    return shape, ops
+
+
+def _run_program(x, ops):
+    v = x
+    for kind, arg in ops:
+        if kind == "view":
+            v = v[arg]
+        elif kind == "set":
+            v[...] = float(arg)
+        elif kind == "iadd":
+            v += float(arg)
+        else:
+            v *= float(arg)
+
+
+@given(_program())
+def test_random_view_chains_and_writes_match_numpy_under_jit(prog):
+    shape, ops = prog
+    ref = np.arange(float(np.prod(shape))).reshape(shape)
+    _run_program(ref, ops)
+    eager = jt.asarray(np.arange(float(np.prod(shape))).reshape(shape))
+    _run_program(eager, ops)
+    jitted = jt.asarray(np.arange(float(np.prod(shape))).reshape(shape))
+    jt.jit(lambda x: _run_program(x, ops))(jitted)
+    np.testing.assert_array_equal(np.asarray(eager), ref)
+    np.testing.assert_array_equal(np.asarray(jitted), ref)
