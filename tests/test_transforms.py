@@ -708,3 +708,11 @@ def test_random_view_chains_and_writes_match_numpy_under_jit(prog):
     jt.jit(lambda x: _run_program(x, ops))(jitted)
     np.testing.assert_array_equal(np.asarray(eager), ref)
     np.testing.assert_array_equal(np.asarray(jitted), ref)
+
+
+def test_closed_over_read_inside_plain_jax_jit():
+    w = jt.arange(3.0)
+    inner = jt.jit(lambda x: x * w)
+    out = jax.jit(lambda x: inner(x))(jt.ones(3))
+    assert out.tolist() == [0.0, 1.0, 2.0]
+    assert w.tolist() == [0.0, 1.0, 2.0]

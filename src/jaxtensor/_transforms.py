@@ -298,7 +298,8 @@ class _Jitted:
             checks = bool(self._check_bounds and _indexing.traced_bounds_checks)
         else:
             check = checks = self._check_bounds
-        donated = tuple(self._donate and st.can_donate() for st in storages)
+        # (inside another trace nothing is donated: the outer computation owns the buffers)
+        donated = tuple(self._donate and not nested and st.can_donate() for st in storages)
         spec = (treedef, tuple(desc), static, len(args), len(storages), len(starts),
                 implicit, donated, check, checks)
         fn = self._compiled.get(spec)
