@@ -115,10 +115,18 @@ def test_default_tile_from_byte_budget():
 
 
 def test_dispatch_heuristic():
-    assert _index_select.choose_kernel("cpu", (4096, 1024), 4, False) == "direct"
-    assert _index_select.choose_kernel("cpu", (4096, 1024), 4, True) == "tiled"
-    assert _index_select.choose_kernel("cpu", (3, 2), 4, True) == "direct"
-    assert _index_select.choose_kernel("gpu", (4096, 1024), 4, True) == "direct"
+    ck = _index_select.choose_kernel
+    assert ck("cpu", (4096, 1024), 4, False, 4096) == "direct"  # fresh output
+    assert ck("cpu", (4096, 1024), 4, True, 4096) == "direct"  # donated out=: in place too
+    assert ck("gpu", (4096, 1024), 4, True, 4096) == "direct"
+    x = jt.asarray(np.arange(12.0).reshape(3, 4))
+    try:
+        _index_select.dispatch = "tiled"  # the override reaches the tiled kernel
+        assert ck("cpu", (3, 2), 8, False) == "tiled"
+        np.testing.assert_array_equal(np.asarray(jt.index_select(x, 1, [3, 0])),
+                                      np.asarray(x)[:, [3, 0]])
+    finally:
+        _index_select.dispatch = "auto"
 
 
 def test_out_writes_into_storage_and_reuses_buffer():
@@ -141,6 +149,12 @@ def test_out_writes_into_storage_and_reuses_buffer():
     jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out2, tile_shape=[7, 300])
     np.testing.assert_array_equal(np.asarray(held), 0)
     np.testing.assert_array_equal(np.asarray(out2), x[idx])
+    # the tiled kernel also writes in place into a donated buffer
+    out3 = jt.zeros((500, 300))
+    ptr3 = out3._storage.array.unsafe_buffer_pointer()
+    jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out3, tile_shape=[64, 300])
+    np.testing.assert_array_equal(np.asarray(out3), x[idx])
+    assert out3._storage.array.unsafe_buffer_pointer() == ptr3
     with pytest.raises(ValueError, match=r"\(500, 300\)"):
         jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=jt.zeros((5, 300)))
 

@@ -20,13 +20,13 @@ has two kernels:
 * **direct** — one XLA gather (``mode=promise_in_bounds`` once the indices were checked eagerly,
   ``clip`` under tracing).
 
-Which one runs (``tile_shape=None``) is decided by :func:`choose_kernel`; the heuristic comes from
-``benchmarks/bench_index_select.py`` (results in ``docs/benchmarks.md``): on CPU a loop-carried
-output must first be initialised (XLA:CPU has no uninitialised allocation), which costs one extra
-pass over a fresh output, so the tiled kernel only wins when it writes into a donated ``out=``
-buffer; on GPU/TPU one gather is a single fused kernel while the loop launches per tile. An
-explicit ``tile_shape`` always runs the tiled kernel. ``dispatch`` overrides the heuristic
-process-wide (``"auto"``, ``"direct"``, ``"tiled"``).
+Which one runs (``tile_shape=None``) is decided by :func:`choose_kernel` from the measurements
+of ``benchmarks/bench_index_select.py`` (``docs/benchmarks.md``): on CPU a loop-carried output
+must first be initialised (XLA:CPU has no uninitialised allocation), which costs one extra pass
+over a fresh output, and writing into a donated ``out=`` buffer the direct gather is in place too
+and no slower; on GPU/TPU one gather is a single fused kernel while the loop runs tile after
+tile. So the default is the direct gather; an explicit ``tile_shape`` always runs the tiled
+kernel. ``dispatch`` overrides the choice process-wide (``"auto"``, ``"direct"``, ``"tiled"``).
 
 Both kernels are differentiable (``jax.grad``/``vjp``/``jvp``, eager and under ``jit``): the
 tiled one carries a ``custom_jvp`` whose tangent is the direct gather, so its transpose — the
@@ -291,23 +291,32 @@ def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any =
     return _tiled(x, idx, init, dim, tile, checked)
 
 
-def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int,
-                  donated_out: bool) -> str:
-    """The default kernel for a call: ``"tiled"`` or ``"direct"``.
+def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_out: bool,
+                  lead: int = 2) -> str:
+    """The default kernel for a call: ``"tiled"`` or ``"direct"`` (``dispatch`` overrides it).
 
-    Measured (``docs/benchmarks.md``, section index_select): on CPU the tiled loop writes
-    its tiles ~2x faster than XLA's gather emitter when the output buffer already exists, but a
-    fresh loop-carried output must be zero-filled first, which costs more than the gather
-    saves. So: tiled on CPU exactly when the result goes into a donated ``out=`` buffer with at
-    least one tile's worth of work; direct otherwise (and always on GPU/TPU, where one gather is
-    a single fused kernel).
+    ``lead`` is the product of the dimensions before ``dim``. The answer comes from the
+    measurements in ``docs/benchmarks.md`` (section index_select), single-threaded CPU:
+
+    * fresh output: the tiled loop must zero-fill its loop-carried output first (XLA:CPU has no
+      uninitialised buffers), one extra pass over the output that the loop never wins back —
+      tiled ran 1.0-1.7x the direct gather;
+    * ``out=`` (a donated buffer): both kernels write in place (the direct gather through a
+      full-size ``dynamic_update_slice``), and the tiled loop was no faster than the direct
+      gather on any workload (best-of-30: 1.05-1.8x; medians within noise);
+    * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile.
+
+    So every backend and shape gets the direct gather by default; the tiled kernel runs for an
+    explicit ``tile_shape`` or ``dispatch = "tiled"``. The arguments are kept so a backend where
+    tiling pays (an NPU-like memory hierarchy, pypto's target) can be added with its
+    measurement.
+
+    >>> choose_kernel("cpu", (8, 2048, 512), 4, donated_out=True, lead=8)
+    'direct'
     """
     if dispatch != "auto":
         return dispatch
-    if backend != "cpu" or not donated_out:
-        return "direct"
-    nbytes = math.prod(oshape) * itemsize
-    return "tiled" if nbytes >= TILE_BUDGET["cpu"] else "direct"
+    return "direct"
 
 
 def _backend(v: Any) -> str:
@@ -390,7 +399,8 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
             )
         donated = out._view is None and out._storage.can_donate() and not traced
     if tile is None and (donated or dispatch != "auto"):
-        kind = choose_kernel(_backend(xv), oshape, np.dtype(xv.dtype).itemsize, donated)
+        kind = choose_kernel(_backend(xv), oshape, np.dtype(xv.dtype).itemsize, donated,
+                             math.prod(xv.shape[:d]))
         if kind == "tiled":
             tile = default_tile(oshape, np.dtype(xv.dtype).itemsize, _backend(xv))
     key = ("jt.index_select", d, tile, neg, checked, n)
@@ -400,7 +410,10 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
             def f(buf: Any, xa: Any, ia: Any) -> Any:
                 ia = normalize(ia, n, neg)
                 if tile is None:
-                    return direct_gather(xa, ia, d, checked).astype(buf.dtype)
+                    # a full-size dynamic_update_slice lets XLA write the gather straight
+                    # into the donated buffer (a bare gather result gets a fresh allocation)
+                    v = direct_gather(xa, ia, d, checked).astype(buf.dtype)
+                    return lax.dynamic_update_slice(buf, v, (0,) * buf.ndim)
                 return tiled_gather(xa, ia, d, tile, init=buf, checked=checked)
 
             return f
