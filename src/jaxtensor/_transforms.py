@@ -74,6 +74,13 @@ _REJECTED = {
 _FLAT_LEAF = frozenset({Tensor, int, float, bool, complex, np.ndarray, type(jnp.zeros(0))})
 
 
+def _all_flat(args: Sequence) -> bool:
+    for a in args:
+        if type(a) not in _FLAT_LEAF:
+            return False
+    return True
+
+
 def _is_tensor(x: Any) -> bool:
     return isinstance(x, Tensor)
 
@@ -117,7 +124,7 @@ class _Out:
 
 
 jax.tree_util.register_pytree_node(
-    _Out, lambda o: (o.children, o.aux), lambda aux, ch: _Out(aux, tuple(ch))
+    _Out, lambda o: (o.children, o.aux), lambda aux, ch: _Out(aux, ch)
 )
 
 
@@ -245,7 +252,7 @@ class _Jitted:
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         dyn_args, dyn_kwargs, static = self._split(args, kwargs)
-        if not dyn_kwargs and all(type(a) in _FLAT_LEAF for a in dyn_args):
+        if not dyn_kwargs and _all_flat(dyn_args):
             # the common case, without the cost of a general flatten
             leaves = list(dyn_args)
             treedef = self._flat_trees.get(len(leaves))
@@ -285,11 +292,13 @@ class _Jitted:
             else:
                 desc.append(None)
                 others.append(x)
-        for st in self._implicit:
-            if id(st) not in sid:
-                sid[id(st)] = len(storages)
-                storages.append(st)
-        implicit = tuple(sid[id(st)] for st in self._implicit)
+        implicit: tuple[int, ...] = ()
+        if self._implicit:
+            for st in self._implicit:
+                if id(st) not in sid:
+                    sid[id(st)] = len(storages)
+                    storages.append(st)
+            implicit = tuple([sid[id(st)] for st in self._implicit])
 
         outer = current_trace()
         nested = not isinstance(outer, _EvalTrace)
@@ -299,7 +308,10 @@ class _Jitted:
         else:
             check = checks = self._check_bounds
         # (inside another trace nothing is donated: the outer computation owns the buffers)
-        donated = tuple(self._donate and not nested and st.can_donate() for st in storages)
+        if self._donate and not nested:
+            donated = tuple([st.can_donate() for st in storages])
+        else:
+            donated = (False,) * len(storages)
         spec = (treedef, tuple(desc), static, len(args), len(storages), len(starts),
                 implicit, donated, check, checks)
         fn = self._compiled.get(spec)
@@ -333,6 +345,8 @@ class _Jitted:
                 storages[k].set(arr)
         if msg is not None:
             raise _index_error(msg)
+        if not out_desc:
+            return out_tree.unflatten(())
         return self._rebuild(out_tree, out_desc, out_vals, new_arrays, storages, leaves,
                              first_tensor)
 
