@@ -2,9 +2,10 @@
 pure-JAX ``.at[].set`` equivalent under ``jax.jit`` (buffer donated), plus the cost of the
 default bounds check (``check_bounds=True``) over ``check_bounds=False``.
 
-Everything runs single-threaded, side by side in one process: the candidates are
-interleaved round by round and each keeps its best round, so the ratios are measured under
-the same machine load (the machine is shared).
+Everything runs single-threaded, side by side in one process: in each of 21 rounds the
+candidates run one after the other in random order, and a ratio is the median over rounds
+of the time relative to ``jax.jit`` in the same round, so it is measured under the same
+machine load (the machine is shared). Absolute times are the best round's.
 
 Run::
 
@@ -54,6 +55,9 @@ import jaxtensor as jt  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
 BLOCK = 2**18  # view_block: the size of the view written through
+BASE = "jax.jit .at[].set (donated)"
+UNCHECKED = "jaxtensor.jit check_bounds=False"
+CHECKED = "jaxtensor.jit (checked, default)"
 BEGIN = "<!-- jit mutation: begin (benchmarks/bench_jit_mutation.py) -->"
 END = "<!-- jit mutation: end -->"
 
@@ -158,18 +162,20 @@ def _calls_for(run: Callable, budget: float) -> int:
     return max(3, min(2000, int(budget / dt)))
 
 
-def bench(quick: bool) -> list[tuple[str, dict[str, float]]]:
-    rounds = 3 if quick else 9
-    budget = 0.02 if quick else 0.15
+def bench(quick: bool) -> list[tuple[str, dict[str, float], dict[str, float]]]:
+    """Per workload: best time per call of each candidate, and the median over rounds of
+    each candidate's time relative to ``jax.jit`` in the same round (robust to load drift
+    on a shared machine)."""
+    rounds = 3 if quick else 21
+    budget = 0.02 if quick else 0.06
+    rng = np.random.default_rng(0)
     results = []
     for name, fjt, fjax, make, args, *call in workloads(quick):
         call = call[0] if call else None
         cands = {
-            "jax.jit .at[].set (donated)": _runner_jax(
-                jax.jit(fjax, donate_argnums=0), make, args),
-            "jaxtensor.jit check_bounds=False": _runner_jt(
-                jt.jit(fjt, check_bounds=False), make, args, call),
-            "jaxtensor.jit (checked, default)": _runner_jt(jt.jit(fjt), make, args, call),
+            BASE: _runner_jax(jax.jit(fjax, donate_argnums=0), make, args),
+            UNCHECKED: _runner_jt(jt.jit(fjt, check_bounds=False), make, args, call),
+            CHECKED: _runner_jt(jt.jit(fjt), make, args, call),
         }
         # same results before timing (first calls also compile)
         outs = []
@@ -178,17 +184,26 @@ def bench(quick: bool) -> list[tuple[str, dict[str, float]]]:
             outs.append(get())
         for o in outs[1:]:
             np.testing.assert_allclose(o, outs[0], rtol=1e-6)
-        n = _calls_for(cands["jax.jit .at[].set (donated)"][0], budget)
+        n = _calls_for(cands[BASE][0], budget)
         best = {k: float("inf") for k in cands}
+        ratios: dict[str, list[float]] = {k: [] for k in cands}
+        keys = list(cands)
         for _ in range(rounds):
-            for k, (run, _) in cands.items():
+            t = {}
+            for k in rng.permutation(keys):
+                run = cands[k][0]
                 t0 = time.perf_counter()
                 run(n)
-                best[k] = min(best[k], (time.perf_counter() - t0) / n)
-        results.append((name, best))
-        base = best["jax.jit .at[].set (donated)"]
+                t[k] = (time.perf_counter() - t0) / n
+                best[k] = min(best[k], t[k])
+            for k in keys:
+                ratios[k].append(t[k] / t[BASE])
+        med = {k: float(np.median(v)) for k, v in ratios.items()}
+        med["checked/unchecked"] = float(np.median(
+            [c / u for c, u in zip(ratios[CHECKED], ratios[UNCHECKED])]))
+        results.append((name, best, med))
         print(f"{name:14s} " + "  ".join(
-            f"{k}: {v * 1e6:9.1f} us ({v / base:.2f}x)" for k, v in best.items()), flush=True)
+            f"{k}: {best[k] * 1e6:9.1f} us ({med[k]:.2f}x)" for k in keys), flush=True)
     return results
 
 
@@ -200,7 +215,8 @@ def write_doc(results: list, cmd: str) -> None:
         "Mutating jaxtensor code under `jaxtensor.jit` against the same computation written "
         "by hand in pure JAX (`.at[].set`, buffer donated) under `jax.jit`, and the cost of "
         "the default bounds check. Ratios measured side by side in one run (candidates "
-        "interleaved, best of 9 rounds), single-threaded.",
+        "interleaved in random order, 21 rounds; a ratio is the median over rounds of the "
+        "time relative to `jax.jit` in the same round), single-threaded.",
         "",
         f"Command: `{cmd}`  ",
         f"Machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
@@ -208,40 +224,41 @@ def write_doc(results: list, cmd: str) -> None:
         f"{sys.version.split()[0]}; shared machine, so read the ratios, not the absolute "
         "times.",
         "",
-        "| workload | jax.jit (µs/call) | jaxtensor.jit unchecked / jax.jit | "
+        "| workload | jax.jit (best µs/call) | jaxtensor.jit unchecked / jax.jit | "
         "jaxtensor.jit checked / jax.jit | checked / unchecked |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]
-    for name, best in results:
-        base = best["jax.jit .at[].set (donated)"]
-        unc = best["jaxtensor.jit check_bounds=False"]
-        chk = best["jaxtensor.jit (checked, default)"]
-        lines.append(f"| {name} | {base * 1e6:.1f} | {unc / base:.2f} | {chk / base:.2f} | "
-                     f"{chk / unc:.2f} |")
-    over = {n: (b["jaxtensor.jit check_bounds=False"] - b["jax.jit .at[].set (donated)"])
-            for n, b in results}
-    chk = {n: (b["jaxtensor.jit (checked, default)"] - b["jaxtensor.jit check_bounds=False"])
-           for n, b in results}
+    for name, best, med in results:
+        lines.append(f"| {name} | {best[BASE] * 1e6:.1f} | {med[UNCHECKED]:.2f} | "
+                     f"{med[CHECKED]:.2f} | {med['checked/unchecked']:.2f} |")
+    over = {n: (b[UNCHECKED] - b[BASE]) for n, b, _ in results}
+    chk = {n: (b[CHECKED] - b[UNCHECKED]) for n, b, _ in results}
+    best_base = {n: b[BASE] for n, b, _ in results}
     lines += [
         "",
-        "Reading it: where the function does real work (`stencil`, `fori_writes`, "
-        "`view_block`) `jaxtensor.jit` runs the same XLA program as the hand-written JAX "
-        "and the ratio is about 1. `scalar_writes` does almost nothing on the device, so its "
-        "ratio is the wrapper's fixed per-call cost: "
-        f"{over['scalar_writes'] * 1e6:.1f} µs (flattening the arguments, finding "
-        "their storages, writing the results back). The bounds check costs a fixed "
-        f"{chk['scalar_writes'] * 1e6:.1f} µs per call here (checkify's error outputs and "
-        "the device-to-host read that lets the error be raised at the call; it waits for "
-        "the computation to finish), whatever the work, plus a little per check executed "
-        "(10 000 in `fori_writes`); `check_bounds=False` removes it.",
+        "Reading it:",
         "",
-        "`view_block` is slower for a reason outside the wrapper: in Python `b[::2] += 1` "
-        "is `t = b[::2]; t += 1; b[::2] = t`, i.e. an in-place add through the view *and* "
-        "a `__setitem__` of the same values, two strided writes where the hand-written JAX "
-        "does one `.at[::2].add`. (The strided write itself was made 2x faster for this "
-        "benchmark: `_view.AxisStep.backward` now interleaves by reshape instead of "
-        "`pad` + `where`.) Skipping a `__setitem__` whose value is the very view it writes "
-        "to would remove the second write; that is a change to `_indexing.setitem`.",
+        "- `jaxtensor.jit` compiles the same kind of XLA program as the hand-written JAX "
+        "(dynamic slices and updates into the donated buffer). What it adds is a fixed "
+        "per-call cost in Python: flattening the arguments, finding their storages, choosing "
+        "what to donate, writing the results back. `scalar_writes` does almost nothing on "
+        "the device, so its difference is that cost: "
+        f"{over['scalar_writes'] * 1e6:.1f} µs per call in this run. It is lost in "
+        f"`stencil` ({best_base['stencil'] * 1e3:.0f} ms per call) and is most of the gap in "
+        f"`fori_writes` ({best_base['fori_writes'] * 1e6:.0f} µs per call).",
+        "- The default bounds check costs a fixed "
+        f"{chk['scalar_writes'] * 1e6:.1f} µs per call here (checkify's error outputs and "
+        "the device-to-host read of the error flag, which waits for the computation to end "
+        "so that the error can be raised at the call), plus a little per check executed "
+        "(10 000 in `fori_writes`, one per loop iteration). `check_bounds=False` removes "
+        "both.",
+        "- `view_block` is slower for a reason outside the wrapper: in Python `b[::2] += 1` "
+        "is `t = b[::2]; t += 1; b[::2] = t`, i.e. an in-place add through the view *and* a "
+        "`__setitem__` of the same values: two strided writes where the hand-written JAX "
+        "does one `.at[::2].add`. (Writing this benchmark made the strided write itself 2x "
+        "faster: `_view.AxisStep.backward` now interleaves by reshape instead of `pad` + "
+        "`where`.) Skipping a `__setitem__` whose value is the very view it writes to would "
+        "remove the second write; that is a change to `_indexing.setitem`.",
         "",
         END,
     ]
