@@ -716,3 +716,53 @@ def test_closed_over_read_inside_plain_jax_jit():
     out = jax.jit(lambda x: inner(x))(jt.ones(3))
     assert out.tolist() == [0.0, 1.0, 2.0]
     assert w.tolist() == [0.0, 1.0, 2.0]
+
+
+# -- the namespace inside traced functions ------------------------------------------------------
+_X = np.arange(12.0).reshape(3, 4) - 5
+NAMESPACE_CASES = {
+    "abs": lambda a: jt.abs(a),
+    "exp": lambda a: jt.exp(a),
+    "add": lambda a: jt.add(a, a.T.mT),
+    "where": lambda a: jt.where(a > 0, a, 0.0),
+    "sum": lambda a: jt.sum(a, axis=0),
+    "mean": lambda a: jt.mean(a),
+    "var": lambda a: jt.var(a, axis=0),
+    "max": lambda a: jt.max(a, axis=1),
+    "argmax": lambda a: jt.argmax(a, axis=1),
+    "any": lambda a: jt.any(a > 3),
+    "sort": lambda a: jt.sort(a, axis=0),
+    "argsort": lambda a: jt.argsort(a),
+    "searchsorted": lambda a: jt.searchsorted(jt.sort(a[0]), a[1]),
+    "concat": lambda a: jt.concat([a, a], axis=0),
+    "stack": lambda a: jt.stack([a, a]),
+    "reshape": lambda a: jt.reshape(a, (4, 3)),
+    "flip": lambda a: jt.flip(a),
+    "roll": lambda a: jt.roll(a, 1),
+    "tile": lambda a: jt.tile(a, (2, 1)),
+    "broadcast_to": lambda a: jt.broadcast_to(a[0], (2, 4)),
+    "matmul": lambda a: a @ a.T,
+    "cumulative_sum": lambda a: jt.cumulative_sum(a, axis=1),
+    "clip": lambda a: jt.clip(a, -1.0, 1.0),
+    "astype": lambda a: jt.astype(a, jt.int32),
+    "index_select": lambda a: jt.index_select(a, 0, jt.asarray([2, 0])),
+    "take": lambda a: jt.take(a, jt.asarray([2, 0]), axis=1),
+    "gather": lambda a: jt.gather(a, 1, jt.asarray([[0], [1], [2]])),
+    "vector_norm": lambda a: jt.linalg.vector_norm(a),
+    "fft": lambda a: jt.fft.fft(a),
+    "full_like": lambda a: jt.full_like(a, 2.0),
+    "tril": lambda a: jt.tril(a),
+    "eye": lambda a: a[:, :3] @ jt.eye(3),
+    "meshgrid": lambda a: jt.meshgrid(a[0], a[1])[0],
+    "inplace": lambda a: (lambda b: (b.__iadd__(1.0), b.__setitem__((0, 1), 9.0), b)[-1])(a * 1.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAMESPACE_CASES))
+def test_namespace_inside_jax_jit_and_jaxtensor_jit(name):
+    f = NAMESPACE_CASES[name]
+    want = np.asarray(f(jt.asarray(_X)))
+    for jitted in (jax.jit(f), jt.jit(f)):
+        got = jitted(jt.asarray(_X))
+        assert isinstance(got, jt.Tensor)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
