@@ -766,3 +766,35 @@ def test_namespace_inside_jax_jit_and_jaxtensor_jit(name):
         got = jitted(jt.asarray(_X))
         assert isinstance(got, jt.Tensor)
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_methods_negative_static_argnums_and_jit_kwargs():
+    class Counter:
+        def __init__(self):
+            self.state = jt.zeros(3)
+
+        @jt.jit
+        def add(self, i, v):
+            self.state[i] += v
+
+    c = Counter()
+    c.add(0, 1.0)  # ``self`` is an ordinary (non-array) argument: its Tensor is found
+    c.add(2, 5.0)
+    assert c.state.tolist() == [1.0, 0.0, 5.0]
+
+    traces = []
+
+    @jt.jit(static_argnums=-1, keep_unused=True)
+    def f(x, unused, k):
+        traces.append(k)
+        x[0] = k
+
+    x = jt.zeros(2)
+    f(x, jt.ones(2), 3)
+    f(x, jt.ones(2), 3)
+    f(x, jt.ones(2), 4)
+    assert x.tolist() == [4.0, 0.0] and traces == [3, 4]
+    with pytest.raises(ValueError, match="hashable"):
+        jt.jit(lambda x, s: x, static_argnums=1)(x, [1, 2])
+    with pytest.raises(TypeError, match="callable"):
+        jt.jit(3)

@@ -74,6 +74,9 @@ _REJECTED = {
 _FLAT_LEAF = frozenset({Tensor, int, float, bool, complex, np.ndarray, type(jnp.zeros(0))})
 
 
+_ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, Tracer)
+
+
 def _all_flat(args: Sequence) -> bool:
     for a in args:
         if type(a) not in _FLAT_LEAF:
@@ -289,9 +292,19 @@ class _Jitted:
                 else:
                     desc.append((k, v.key, len(v.starts), True))
                     starts.extend(v.starts)
-            else:
+            elif type(x) in _FLAT_LEAF or isinstance(x, _ARRAY_TYPES):
                 desc.append(None)
                 others.append(x)
+            else:
+                # not something JAX can trace (a string, an object, a function): static,
+                # as if named in static_argnums (methods get ``self`` this way)
+                if not _hashable(x):
+                    raise ValueError(
+                        f"jaxtensor.jit: an argument of type {type(x).__name__} is neither an "
+                        "array nor hashable, so it can be neither traced nor static; pass "
+                        "arrays, Tensors, numbers, or hashable Python values"
+                    )
+                desc.append(("static", x))
         implicit: tuple[int, ...] = ()
         if self._implicit:
             for st in self._implicit:
@@ -455,6 +468,9 @@ class _Jitted:
                 if d[0] == "same":
                     rebuilt.append(rebuilt[d[1]])
                     continue
+                if d[0] == "static":
+                    rebuilt.append(d[1])
+                    continue
                 k, key, n, has_base = d
                 base = None
                 if has_base:
@@ -588,7 +604,8 @@ def jit(
 
     - ``fn``: the function; ``jit`` also works as a decorator, with or without arguments.
     - ``static_argnums``/``static_argnames``: arguments passed as Python values (hashable),
-      as in ``jax.jit``; a new value compiles a new version.
+      as in ``jax.jit``; a new value compiles a new version. Arguments JAX cannot trace
+      (strings, functions, objects such as a method's ``self``) are static by themselves.
     - ``check_bounds``: check traced index values and raise ``IndexError`` at the call for
       an out-of-bounds one, as eager code does (default). ``False`` removes the check and
       its device-to-host synchronisation; out-of-bounds reads then clamp and writes are
