@@ -67,7 +67,7 @@ def _example_values(base: np.ndarray, dtype: np.dtype) -> np.ndarray:
 @st.composite
 def int_array_spelling(draw: st.DrawFn, arr: np.ndarray) -> Any:
     """An integer index array as a list, NumPy array, JAX array or Tensor (random int dtype)."""
-    kind = draw(st.sampled_from(["list", "numpy", "jax", "tensor"]))
+    kind = draw(st.sampled_from(["list", "numpy", "jax", "tensor", "view"]))
     if kind == "list":
         return arr.tolist()
     ok = [d for d in INDEX_DTYPES if arr.size == 0 or (
@@ -78,6 +78,8 @@ def int_array_spelling(draw: st.DrawFn, arr: np.ndarray) -> Any:
         return a
     if kind == "jax":
         return jnp.asarray(a)
+    if kind == "view":  # a (strided) view of another Tensor is an index array too
+        return jt.asarray(np.stack([a, a + 1]))[0]
     return jt.asarray(a)
 
 
@@ -205,7 +207,8 @@ def indices(
             np_items.append(None)
         elif kind == "pybool":
             b = draw(st.booleans())
-            spelled = draw(st.sampled_from([b, np.bool_(b)]))
+            spelled = draw(st.sampled_from(
+                [b, np.bool_(b), np.array(b), jnp.asarray(b), jt.asarray(b)]))
             jt_items.append(spelled)
             np_items.append(b)
         elif kind == "int":
