@@ -52,9 +52,12 @@ done
 targets=()
 if [[ $have_target == 0 ]]; then targets=(array_api_tests/); fi
 cd "$suite"
+# --rootdir/-c: pytest must use the suite's own pytest.ini, not our pyproject.toml (the
+# xfails/skips ids are relative to the suite's root)
 exec python -m pytest "${targets[@]}" \
+  --rootdir="$suite" -c "$suite/pytest.ini" \
   --disable-deadline \
-  --xfails-file "$here/xfails.txt" \
-  --skips-file "$here/skips.txt" \
+  --xfails-file="$here/xfails.txt" \
+  --skips-file="$here/skips.txt" \
   -p no:cacheprovider \
   "$@"
