@@ -202,7 +202,10 @@ def broadcast_arrays(*arrays: Tensor) -> tuple[Tensor, ...]:
     if len(arrays) == 1 and isinstance(arrays[0], (list, tuple)):
         arrays = tuple(arrays[0])
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return tuple(broadcast_to(a, shape) for a in arrays)
+    out = tuple(broadcast_to(a, shape) for a in arrays)
+    from ._info import API_VERSION  # a list before the 2025.12 standard
+
+    return out if API_VERSION >= "2025.12" else list(out)
 
 
 def _promoted(arrays: Any, fname: str) -> tuple[list[Any], np.dtype]:
