@@ -116,9 +116,12 @@ def test_default_tile_from_byte_budget():
 
 def test_dispatch_heuristic():
     ck = _index_select.choose_kernel
-    assert ck("cpu", (4096, 1024), 4, False, 4096) == "direct"  # fresh output
-    assert ck("cpu", (4096, 1024), 4, True, 4096) == "direct"  # donated out=: in place too
-    assert ck("gpu", (4096, 1024), 4, True, 4096) == "direct"
+    assert ck("cpu", (8, 2048, 512), 4, False, 8, 512) == "direct"  # fresh output
+    assert ck("cpu", (8, 2048, 512), 4, True, 8, 512) == "tiled"  # out=, batch of long rows
+    assert ck("cpu", (16384, 256), 4, True, 1, 256) == "direct"  # out=, pure row gather
+    assert ck("cpu", (4096, 1024), 4, True, 4096, 1) == "direct"  # out=, short rows
+    assert ck("cpu", (2, 3, 64), 4, True, 2, 64) == "direct"  # below one tile
+    assert ck("gpu", (8, 2048, 512), 4, True, 8, 512) == "direct"
     x = jt.asarray(np.arange(12.0).reshape(3, 4))
     try:
         _index_select.dispatch = "tiled"  # the override reaches the tiled kernel

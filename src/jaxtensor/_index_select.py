@@ -23,10 +23,11 @@ has two kernels:
 Which one runs (``tile_shape=None``) is decided by :func:`choose_kernel` from the measurements
 of ``benchmarks/bench_index_select.py`` (``docs/benchmarks.md``): on CPU a loop-carried output
 must first be initialised (XLA:CPU has no uninitialised allocation), which costs one extra pass
-over a fresh output, and writing into a donated ``out=`` buffer the direct gather is in place too
-and no slower; on GPU/TPU one gather is a single fused kernel while the loop runs tile after
-tile. So the default is the direct gather; an explicit ``tile_shape`` always runs the tiled
-kernel. ``dispatch`` overrides the choice process-wide (``"auto"``, ``"direct"``, ``"tiled"``).
+over a fresh output, so fresh outputs use the direct gather; into a donated ``out=`` buffer both
+kernels write in place and the tiled loop wins for batches of long rows (leading dimensions
+before ``dim``); on GPU/TPU one gather is a single fused kernel while the loop runs tile after
+tile. An explicit ``tile_shape`` always runs the tiled kernel. ``dispatch`` overrides the choice
+process-wide (``"auto"``, ``"direct"``, ``"tiled"``).
 
 Both kernels are differentiable (``jax.grad``/``vjp``/``jvp``, eager and under ``jit``): the
 tiled one carries a ``custom_jvp`` whose tangent is the direct gather, so its transpose — the
@@ -291,32 +292,44 @@ def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any =
     return _tiled(x, idx, init, dim, tile, checked)
 
 
+#: ``out=`` dispatches to the tiled kernel on CPU for rows (the dimensions after ``dim``) of at
+#: least this many bytes under leading dimensions (see :func:`choose_kernel`).
+TILED_OUT_MIN_ROW_BYTES = 256
+
+
 def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_out: bool,
-                  lead: int = 2) -> str:
+                  lead: int = 2, row: int = 1) -> str:
     """The default kernel for a call: ``"tiled"`` or ``"direct"`` (``dispatch`` overrides it).
 
-    ``lead`` is the product of the dimensions before ``dim``. The answer comes from the
-    measurements in ``docs/benchmarks.md`` (section index_select), single-threaded CPU:
+    ``lead`` is the product of the dimensions before ``dim``, ``row`` of those after it. The
+    rule comes from the measurements in ``docs/benchmarks.md`` (section index_select),
+    single-threaded CPU, repeated because the machine is shared:
 
     * fresh output: the tiled loop must zero-fill its loop-carried output first (XLA:CPU has no
-      uninitialised buffers), one extra pass over the output that the loop never wins back —
-      tiled ran 1.0-1.7x the direct gather;
-    * ``out=`` (a donated buffer): both kernels write in place (the direct gather through a
-      full-size ``dynamic_update_slice``), and the tiled loop was no faster than the direct
-      gather on any workload (best-of-30: 1.05-1.8x; medians within noise);
-    * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile.
+      uninitialised buffers), an extra pass over the output that it does not win back
+      (tiled 1.1-2.1x the direct gather) -> direct;
+    * ``out=`` into a donated buffer: both kernels write in place (the direct gather through a
+      full-size ``dynamic_update_slice``). With leading dimensions and long rows
+      (``[8, 4096, 512]`` on dim -2: a batch of row copies) the tiled loop's contiguous row
+      copies beat XLA:CPU's gather emitter (median 0.6-0.8x in 5 of 6 runs) -> tiled; a pure
+      row gather (``lead == 1``, an embedding lookup: XLA's gather is already a row copy) and
+      short rows (``dim=-1``) measured equal or slower -> direct;
+    * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile -> direct.
 
-    So every backend and shape gets the direct gather by default; the tiled kernel runs for an
-    explicit ``tile_shape`` or ``dispatch = "tiled"``. The arguments are kept so a backend where
-    tiling pays (an NPU-like memory hierarchy, pypto's target) can be added with its
-    measurement.
-
-    >>> choose_kernel("cpu", (8, 2048, 512), 4, donated_out=True, lead=8)
+    >>> choose_kernel("cpu", (8, 2048, 512), 4, donated_out=True, lead=8, row=512)
+    'tiled'
+    >>> choose_kernel("cpu", (8, 2048, 512), 4, donated_out=False, lead=8, row=512)
+    'direct'
+    >>> choose_kernel("cpu", (16384, 256), 4, donated_out=True, lead=1, row=256)
     'direct'
     """
     if dispatch != "auto":
         return dispatch
-    return "direct"
+    if backend != "cpu" or not donated_out or lead <= 1:
+        return "direct"
+    if row * itemsize < TILED_OUT_MIN_ROW_BYTES:
+        return "direct"
+    return "tiled" if math.prod(oshape) * itemsize >= TILE_BUDGET["cpu"] else "direct"
 
 
 def _backend(v: Any) -> str:
@@ -400,7 +413,7 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
         donated = out._view is None and out._storage.can_donate() and not traced
     if tile is None and (donated or dispatch != "auto"):
         kind = choose_kernel(_backend(xv), oshape, np.dtype(xv.dtype).itemsize, donated,
-                             math.prod(xv.shape[:d]))
+                             math.prod(xv.shape[:d]), math.prod(xv.shape[d + 1:]))
         if kind == "tiled":
             tile = default_tile(oshape, np.dtype(xv.dtype).itemsize, _backend(xv))
     key = ("jt.index_select", d, tile, neg, checked, n)
