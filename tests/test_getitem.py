@@ -105,6 +105,10 @@ CASES: list[Any] = [
     (np.array([True, False]), Ellipsis, [0, 2]), (np.zeros((2, 3), bool),), (Ellipsis, np.ones(4, bool)),
     (True, [[0], [1]], None, [0, 1, 2]), ([0, 1], True, [0, 2]),
     np.array([1, 0], np.uint8), (np.array(1), slice(None), np.array([0, 3], np.int8)),
+    # an ellipsis covering no axis still separates advanced indices (NumPy puts them first)
+    (slice(None), [0], Ellipsis, [1]), (slice(None), 0, Ellipsis, [1]), ([0], Ellipsis, [1], 2),
+    ([1], [0], Ellipsis, [3]), (Ellipsis, [1], [0], [3]), ([1], Ellipsis, None, [0], [3]),
+    ([True, False], Ellipsis, 1, 2), (True, [0], Ellipsis, [1], [2]),
 ]
 
 
@@ -178,7 +182,10 @@ def test_advanced_dims_placement():
                 (i, slice(None), j), (0, slice(None), i), (i, 0, j),  # non-adjacent
                 (slice(None), 0, i, slice(None)),  # int adjacent to array: at the int
                 (slice(None), i, None, j), (None, i, Ellipsis, j),  # a None separates
-                (Ellipsis, i, j), (i, Ellipsis, j)]:
+                (Ellipsis, i, j), (i, Ellipsis, j),
+                (slice(None), i, Ellipsis, j, slice(None)),  # an empty ellipsis separates
+                (slice(None), 0, Ellipsis, j, slice(None)),
+                (slice(None), slice(None), i, Ellipsis, j)]:
         assert_same_array(x[key], x_np[key])
 
 

@@ -242,6 +242,23 @@ def test_overlapping_value_is_read_before_the_write():
     np.testing.assert_array_equal(np.asarray(m), m_np)
 
 
+@pytest.mark.parametrize(
+    "key",
+    [(slice(None), [0], Ellipsis, [1]), (slice(None), 0, Ellipsis, [1, 2]),
+     ([0, 1], Ellipsis, [[1], [2]], 3), (True, [1], Ellipsis, None, [2], [0])],
+    ids=repr,
+)
+def test_advanced_dims_placement_in_assignment(key: Any):
+    """The value is laid out like NumPy's ``x[key]`` (an empty ``...`` separates)."""
+    x_np = np.zeros((2, 3, 4), np.int64)
+    target = x_np[key]
+    value = np.arange(target.size).reshape(target.shape) + 1
+    x_np[key] = value
+    x = jt.zeros((2, 3, 4), dtype=jt.int64)
+    x[key] = value
+    np.testing.assert_array_equal(np.asarray(x), x_np)
+
+
 # -- duplicates: last value in C order wins ------------------------------------------------------
 def test_duplicate_indices_last_wins():
     x = jt.zeros(5, dtype=jt.int64)

@@ -124,7 +124,7 @@ def _slice_bound(b: Any) -> int | None:
 class Parsed:
     """A validated index: per-entry items with the axis each one consumes."""
 
-    __slots__ = ("entries", "advanced", "shape", "in_shape", "expand")
+    __slots__ = ("entries", "advanced", "shape", "in_shape", "expand", "gap")
 
     def __init__(
         self,
@@ -133,6 +133,7 @@ class Parsed:
         shape: tuple[int, ...] | None,
         in_shape: tuple[int, ...] = (),
         expand: tuple[int, ...] = (),
+        gap: int | None = None,
     ) -> None:
         self.entries = entries  # ("n",), ("i", v, axis), ("s", start, size, step, axis),
         #                         ("a", arr, axis), ("m", mask, axis) after expansion
@@ -140,6 +141,7 @@ class Parsed:
         self.shape = shape  # shape of x[index] (None: data-dependent, a traced mask)
         self.in_shape = in_shape  # the indexed shape, with the Python-bool axes inserted
         self.expand = expand  # where Python-bool axes were inserted
+        self.gap = gap  # the entry before which an ellipsis covering no axis stood
 
 
 def parse(key: Any, shape: tuple[int, ...]) -> Parsed:
@@ -168,9 +170,12 @@ def parse(key: Any, shape: tuple[int, ...]) -> Parsed:
             "were indexed"
         )
     entries: list[tuple] = []
+    ell_gap = None  # where an ellipsis covering no axis stands (it still separates, below)
     axis = 0
     for kind, v in classified:
         if kind == "e":
+            if ndim == consumed:
+                ell_gap = len(entries)
             for _ in range(ndim - consumed):
                 entries.append(("s", 0, shape[axis], 1, axis))
                 axis += 1
@@ -220,20 +225,27 @@ def parse(key: Any, shape: tuple[int, ...]) -> Parsed:
             1 if e[0] == "n" else e[2] for e in entries if e[0] != "i"
         )
         return Parsed(entries, False, out)
-    return _parse_advanced(entries, shape)
+    return _parse_advanced(entries, shape, ell_gap)
 
 
-def _parse_advanced(entries: list[tuple], shape: tuple[int, ...]) -> Parsed:
+def _parse_advanced(
+    entries: list[tuple], shape: tuple[int, ...], ell_gap: int | None = None
+) -> Parsed:
     """Resolve masks to integer arrays, check bounds and broadcasting, compute the shape.
 
     A Python ``bool`` inserts a real axis of size 1 (recorded in ``Parsed.expand``) indexed
-    by ``[0]`` (True) or ``[]`` (False), which is exactly NumPy's meaning.
+    by ``[0]`` (True) or ``[]`` (False), which is exactly NumPy's meaning. ``ell_gap`` is the
+    entry before which an ellipsis covering no axis stood: as in NumPy, advanced indices on
+    both sides of it are not adjacent (``x[:, [0], ..., [1]]`` on 3-D puts them in front).
     """
     resolved: list[tuple] = []
     expand: list[int] = []
     shift = 0
     pos = 0  # input axes consumed so far, in the expanded shape
-    for e in entries:
+    gap = None  # ell_gap as a position in ``resolved``
+    for j, e in enumerate(entries):
+        if j == ell_gap:
+            gap = len(resolved)
         k = e[0]
         if k == "B":
             v = e[1]
@@ -290,7 +302,9 @@ def _parse_advanced(entries: list[tuple], shape: tuple[int, ...]) -> Parsed:
             + " ".join(str(s).replace(" ", "") for s in adv_shapes if s != ())
         ) from None
     positions = [j for j, e in enumerate(resolved) if e[0] in "ai"]
-    adjacent = positions == list(range(positions[0], positions[-1] + 1))
+    adjacent = positions == list(range(positions[0], positions[-1] + 1)) and not (
+        gap is not None and positions[0] < gap <= positions[-1]
+    )
     out: list[int] = []
     placed = False
     for e in resolved:
@@ -304,14 +318,16 @@ def _parse_advanced(entries: list[tuple], shape: tuple[int, ...]) -> Parsed:
             out.append(e[2])
     if not adjacent:
         out = list(bshape) + out
-    return Parsed(resolved, True, tuple(out), shape, tuple(expand))
+    return Parsed(resolved, True, tuple(out), shape, tuple(expand), gap)
 
 
 # -- lowering advanced indices to jnp indexing ----------------------------------------
 def _index_structure(parsed: Parsed) -> tuple[tuple, list[Any]]:
     """Split a parsed advanced index into a static structure and its dynamic arguments."""
     struct, dyn = [], []
-    for e in parsed.entries:
+    for j, e in enumerate(parsed.entries):
+        if j == parsed.gap:  # keeps NumPy's placement: advanced indices around it are apart
+            struct.append(("e",))
         k = e[0]
         if k == "n":
             struct.append(("n",))
@@ -348,6 +364,8 @@ def _rebuild(struct: tuple, dyn: tuple, shape: tuple[int, ...], dedupe: bool) ->
         k = s[0]
         if k == "n":
             idx.append(None)
+        elif k == "e":
+            idx.append(Ellipsis)
         elif k == "s":
             idx.append(slice(s[1], s[2], s[3]))
         else:
