@@ -695,3 +695,34 @@ def test_asarray_of_a_jax_array_never_donates_it():
     assert not a.is_deleted()
     np.testing.assert_array_equal(np.asarray(a), np.arange(5.0))
     np.testing.assert_array_equal(np.asarray(t), [10, 2, 4, 6, 8])
+
+
+def test_exported_identity_views_keep_their_value():
+    """Views whose value is the whole base (``t[...]``, ``t.view(n)``, a reshape, ``.mT.mT``)
+    may be computed as the base buffer itself: exporting them must protect it too."""
+    base = jt.arange(12, dtype=jt.float32)
+    t = base.reshape((3, 4))
+    aliases = [base, base[...], base[:], base.view(3, 4), t, t[...], t.view(12),
+               jt.reshape(t, (4, 3)), t.mT.mT, jt.flip(jt.flip(t))]
+    exported = [(a.to_jax(), np.asarray(a).copy()) for a in aliases]
+    for i in range(3):
+        base[0] = 100 + i
+        base[1:3] = -1
+        t[1] = 5
+        base += 1
+    for arr, expected in exported:
+        assert not arr.is_deleted()
+        np.testing.assert_array_equal(np.asarray(arr), expected)
+
+
+def test_iteration_yields_views():
+    n = np.arange(6).reshape(2, 3).copy()
+    t = jt.asarray(n)
+    for k, row in enumerate(t):
+        assert row.base is t
+        row[0] = -k - 1
+    for k, row in enumerate(n):
+        row[0] = -k - 1
+    np.testing.assert_array_equal(np.asarray(t), n)
+    with pytest.raises(TypeError):
+        iter(jt.asarray(1)).__next__()
