@@ -372,10 +372,8 @@ def plot(results: list) -> None:
     names = [r[0] for r in results]
     for ax, which, base_key in ((axes[0], 2, "jnp.take (jit)"),
                                 (axes[1], 3, "jnp.take grad (jit)")):
-        keys = [k for k in results[0][which] if not k.startswith("copy")]
-        keys = list(dict.fromkeys(
-            [k if not k.startswith(("jt tiled", "jt grad tiled")) else k.split(" [")[0]
-             for k in keys]))
+        keys = [k.split(" [")[0] for k in results[0][which] if not k.startswith("copy")]
+        keys = list(dict.fromkeys(keys))  # tile shapes differ per workload: one bar per kernel
         width = 0.8 / len(keys)
         for j, k in enumerate(keys):
             vals = []
