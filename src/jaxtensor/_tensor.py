@@ -18,6 +18,7 @@ Tensor(shape=[2, 3], dtype=float32, device=cpu,
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 import jax
@@ -33,7 +34,8 @@ Tracer = jax.core.Tracer
 class Tensor:
     """A mutable n-dimensional array backed by JAX, with NumPy view semantics."""
 
-    __slots__ = ("_storage", "_view", "_cache", "_cache_version", "_base", "__weakref__")
+    __slots__ = ("_storage", "_view", "_cache", "_cache_version", "_base", "_last_get",
+                 "__weakref__")
     __array_priority__ = 100
 
     # -- construction ------------------------------------------------------------------
@@ -162,9 +164,26 @@ class Tensor:
 
     # -- indexing ----------------------------------------------------------------------
     def __getitem__(self, key: Any) -> Tensor:
-        return _indexing.getitem(self, key)
+        r = _indexing.getitem(self, key)
+        if r._storage is self._storage and _plain_key(key):
+            # remember the view, so that ``x[key] op= v`` (Python: r = x[key]; r op= v;
+            # x[key] = r) does not write r back onto itself (see __setitem__)
+            last = getattr(self, "_last_get", None)
+            # the two latest (``x[a] += x[b]`` reads x[b] after x[a])
+            self._last_get = (key, weakref.ref(r), last[0], last[1]) if last else (
+                key, weakref.ref(r), None, None)
+        return r
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        last = getattr(self, "_last_get", None)
+        if last is not None:
+            self._last_get = None
+            if (last[0] is key and value is last[1]()) or (
+                    last[2] is key and last[3] is not None and value is last[3]()):
+                # ``value`` is the view ``self[key]`` itself (same key object, views are
+                # immutable): the write would store each element onto itself. This is the
+                # second half of ``x[key] op= v``, whose in-place op already wrote.
+                return
         tk = type(key)
         if (tk is int or tk is tuple) and self._view is None and self._storage.queue_scalar(
                 key, value):
@@ -276,6 +295,22 @@ class Tensor:
         if api_version not in (None, "2025.12", "2024.12", "2023.12", "2022.12", "2021.12"):
             raise ValueError(f"unsupported Array API version {api_version!r}")
         return jaxtensor
+
+
+_PLAIN = (int, slice, type(None), type(Ellipsis))
+
+
+def _plain_key(key: Any) -> bool:
+    """An index of ints, slices, None and ``...`` only (nothing that could change value)."""
+    t = type(key)
+    if t in _PLAIN:
+        return True
+    if t is tuple:
+        for k in key:
+            if type(k) not in _PLAIN:
+                return False
+        return True
+    return False
 
 
 def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:
