@@ -199,7 +199,9 @@ class _Jitted:
         self._jit_kwargs = jit_kwargs
         self._implicit: list[Storage] = []  # closed-over storages the function writes
         self._compiled: dict[Hashable, Callable] = {}
-        self._tracing: list[tuple[list[Storage], list[Any], Any]] = []
+        # what a trace started by the current call needs (read at the start of _body, so a
+        # recursive call overwriting it later is harmless)
+        self._ctx: tuple[list[Storage], list[Any], Any] | None = None
         self._flat_trees: dict[int, Any] = {}
         functools.update_wrapper(self, fn)
 
@@ -338,11 +340,9 @@ class _Jitted:
             else:
                 inputs.append(np.array(starts, dtype=_IDX))
         inputs.extend(others)
-        self._tracing.append((storages, leaves, outer))
-        try:
-            result = fn(*inputs)
-        finally:
-            self._tracing.pop()
+        self._ctx = (storages, leaves, outer)
+        result = fn(*inputs)
+        self._ctx = None
         del inputs
         if check:
             err, out = result
@@ -416,7 +416,7 @@ class _Jitted:
     def _body(self, spec: tuple, *inputs: Any) -> _Out:
         (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, _check,
          checks) = spec
-        storages, caller_leaves, outer = self._tracing[-1]
+        storages, caller_leaves, outer = self._ctx
         arrays = inputs[:n_st]
         pos = n_st
         starts = None
