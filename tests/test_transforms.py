@@ -820,3 +820,17 @@ def test_augmented_assignment_through_an_index_writes_once():
     x[i] += 100.0  # a Tensor key: the ordinary path
     ref[1] += 100.0
     assert x.tolist() == ref.tolist()
+
+
+def test_implicit_state_is_held_weakly():
+    import gc
+    import weakref
+
+    holder = {"w": jt.ones(3)}
+    f = jt.jit(lambda x: x * holder["w"])
+    assert f(jt.ones(3)).tolist() == [1.0, 1.0, 1.0]
+    st = weakref.ref(holder["w"]._storage)
+    holder["w"] = jt.full(3, 2.0)  # rebinding: the old Tensor is garbage now
+    gc.collect()
+    assert st() is None  # jaxtensor.jit does not keep it alive
+    assert f(jt.ones(3)).tolist() == [2.0, 2.0, 2.0]  # the dead input forced a retrace

@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -197,7 +198,9 @@ class _Jitted:
         self._check_bounds = check_bounds
         self._donate = donate
         self._jit_kwargs = jit_kwargs
-        self._implicit: list[Storage] = []  # closed-over storages the function writes
+        # closed-over storages the function reads or writes (weakly: one that nothing else
+        # holds any more is dropped, and the function recompiled without it)
+        self._implicit: list[weakref.ref[Storage]] = []
         self._compiled: dict[Hashable, Callable] = {}
         # what a trace started by the current call needs (read at the start of _body, so a
         # recursive call overwriting it later is harmless)
@@ -219,12 +222,12 @@ class _Jitted:
             try:
                 return self._call(args, kwargs)
             except _Discovered as d:
-                if any(s is d.storage for s in self._implicit):  # pragma: no cover - safety
+                if any(r() is d.storage for r in self._implicit):  # pragma: no cover
                     raise TracerLeakError(
                         "a closed-over Tensor is written in a nested trace inside the "
                         "jaxtensor.jit function; pass it through the loop carry instead"
                     ) from None
-                self._implicit.append(d.storage)
+                self._implicit.append(weakref.ref(d.storage))
 
     def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
         if not kwargs and not self._static_argnums:
@@ -309,11 +312,15 @@ class _Jitted:
                 desc.append(("static", x))
         implicit: tuple[int, ...] = ()
         if self._implicit:
-            for st in self._implicit:
+            live = [st for st in (r() for r in self._implicit) if st is not None]
+            if len(live) != len(self._implicit):
+                self._implicit = [weakref.ref(st) for st in live]
+            for st in live:
                 if id(st) not in sid:
                     sid[id(st)] = len(storages)
                     storages.append(st)
-            implicit = tuple([sid[id(st)] for st in self._implicit])
+            implicit = tuple([sid[id(st)] for st in live])
+            del live
 
         outer = current_trace()
         nested = not isinstance(outer, _EvalTrace)
