@@ -28,11 +28,10 @@ def main() -> None:
         if t["outcome"] in ("failed", "error"):
             failed.append(t["nodeid"])
     cols = ["passed", "failed", "skipped", "xfailed", "xpassed", "error"]
-    env = rep.get("environment", {})
     print(f"## {a.title}\n")
     if a.command:
         print(f"Command: `{a.command}`\n")
-    print(f"Duration: {rep.get('duration', 0):.0f} s; Python {env.get('Python', '?')}\n")
+    print(f"Duration: {rep.get('duration', 0):.0f} s\n")
     print("| file | " + " | ".join(cols) + " |")
     print("| --- | " + " | ".join("---:" for _ in cols) + " |")
     total: collections.Counter = collections.Counter()
