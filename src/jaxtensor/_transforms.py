@@ -28,8 +28,9 @@ How it works (see ``docs/transforms.md``):
 3. The compiled function returns the final value of every storage it wrote; they are
    written back to the caller's storages, whose old buffers were donated when nobody else
    holds them. Results that alias an argument come back as views of it.
-4. A closed-over Tensor written inside the function is discovered during tracing, and
-   the function is retraced with its storage as one more (implicit) input.
+4. A closed-over Tensor read or written inside the function is discovered during tracing,
+   and the function is retraced with its storage as one more (implicit) input: a read
+   never sees a stale value, a write is written back like an argument's.
 5. Traced index values are bounds-checked with ``jax.experimental.checkify``; a bad index
    raises ``IndexError`` at the call (``check_bounds=False`` turns this off).
 """
@@ -603,7 +604,7 @@ def jit(
 
     Mutations of Tensor arguments (``x[i] = v``, ``x += 1``, writes through views) and of
     closed-over Tensors are written back to the caller's Tensors after the call, exactly
-    as if ``fn`` had run eagerly; aliasing between arguments survives (``f(a, a[1:])``);
+    as if ``fn`` had run eagerly (closed-over Tensors are inputs, never baked-in constants); aliasing between arguments survives (``f(a, a[1:])``);
     results that alias an argument come back as views of it. Compilation is keyed by
     shapes, dtypes and view/index *structure* only: new index values never recompile.
 
