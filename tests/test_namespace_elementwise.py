@@ -236,6 +236,7 @@ def test_remainder_special_cases():
         ("acosh", complex(0.0, math.nan), complex(math.nan, math.pi / 2)),
         ("atanh", complex(1.0, 0.0), complex(math.inf, 0.0)),
         ("expm1", complex(0.0, 0.0), complex(0.0, 0.0)),
+        ("expm1", complex(-0.0, 0.0), complex(0.0, 0.0)),
         ("sign", complex(0.0, 0.0), complex(0.0, 0.0)),
         ("sign", complex(3.0, 4.0), complex(0.6, 0.8)),
         ("abs", complex(math.nan, math.inf), math.inf),

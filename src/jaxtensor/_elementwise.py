@@ -995,8 +995,8 @@ def _expm1(a: Any) -> Any:
     # away from the origin exp(x) - 1 is accurate; use it for non-finite parts
     nonfinite = ~jnp.isfinite(re) | ~jnp.isfinite(im)
     r = jnp.where(nonfinite, _cplx(jnp.real(e) - 1, jnp.imag(e)), r)
-    # expm1(+-0 + 0j) keeps the zeros
-    r = jnp.where((re == 0) & (im == 0), a, r)
+    # expm1(+-0 + 0j) is +0 + 0j (the imaginary zero keeps its sign)
+    r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), im), r)
     r = jnp.where((re == jnp.inf) & (im == 0), _cplx(re, im), r)
     return r
 
