@@ -112,3 +112,33 @@ def test_api_lists_only_public_names() -> None:
         if not ok:
             stale.append(entry)
     assert not stale, f"docs/api.md lists names that do not exist: {sorted(stale)}"
+
+
+# -- links between the pages resolve ---------------------------------------------------
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*$", re.M)
+_FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def _anchors(text: str) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation but ``-``/``_`` dropped, spaces to ``-``."""
+    text = _FENCE.sub("", text)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in _HEADING.findall(text)}
+
+
+@pytest.mark.parametrize("name", DOC_FILES)
+def test_doc_links_resolve(name: str) -> None:
+    text = (DOCS / name).read_text(encoding="utf-8")
+    broken = []
+    for target in _LINK.findall(_FENCE.sub("", text)):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path, _, anchor = target.partition("#")
+        page = DOCS / path if path else DOCS / name
+        if not page.exists():
+            broken.append(target)
+        elif anchor and page.suffix == ".md" and anchor not in _anchors(
+                page.read_text(encoding="utf-8")):
+            broken.append(target)
+    assert not broken, f"docs/{name}: broken links {broken}"
