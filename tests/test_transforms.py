@@ -834,3 +834,15 @@ def test_implicit_state_is_held_weakly():
     gc.collect()
     assert st() is None  # jaxtensor.jit does not keep it alive
     assert f(jt.ones(3)).tolist() == [2.0, 2.0, 2.0]  # the dead input forced a retrace
+
+
+def test_component_views_of_complex_storage_as_arguments():
+    z = jt.asarray(np.array([1 + 2j, 3 + 4j], np.complex64))
+
+    @jt.jit
+    def f(re, im):
+        re[0] = 10.0
+        im *= 2.0
+
+    f(jt.real(z), jt.imag(z))
+    assert np.asarray(z).tolist() == [10 + 4j, 3 + 8j]
