@@ -462,7 +462,11 @@ def _install_methods() -> None:
         return reshape(self, (-1,), copy=True)
 
     def ravel(self: Tensor) -> Tensor:
-        """1-D: a view when the layout allows (as NumPy's ``ravel``), else a copy."""
+        """1-D: a view wherever ``reshape(-1)`` gives one, else a copy.
+
+        This is NumPy's ``reshape`` rule: NumPy's ``ravel`` copies some strided inputs that
+        it could view (``x[:, ::2].ravel()`` of a C-contiguous ``x`` with an even number of
+        columns)."""
         return reshape(self, (-1,))
 
     def flip_m(self: Tensor, axis: Any = None, *, dims: Any = None) -> Tensor:
