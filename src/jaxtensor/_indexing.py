@@ -210,7 +210,7 @@ def parse(key: Any, shape: tuple[int, ...]) -> Parsed:
         else:  # mask
             k = len(v.shape)
             for d in range(k):
-                if v.shape[d] != shape[axis + d]:
+                if v.shape[d] != shape[axis + d] and v.shape[d] != 0:  # NumPy: 0 matches any
                     raise IndexError(
                         f"boolean index did not match indexed array along axis {axis + d}; "
                         f"size of axis is {shape[axis + d]} but size of corresponding boolean "
