@@ -256,14 +256,35 @@ def test_unbroadcastable_index_message():
         x[[0, 2, 1], [0, 1]]
 
 
-def test_empty_bool_mask_on_a_nonempty_axis_is_rejected():
-    """A deliberate strictness: NumPy 2 accepts a size-0 boolean mask on an axis of any
-    size (a legacy quirk: ``np.arange(6)[np.zeros(0, bool)]`` is empty); jaxtensor applies
-    its wrong-shaped-mask rule (DESIGN §3, PyTorch agrees) and raises ``IndexError``."""
-    x = jt.arange(6)
-    with pytest.raises(IndexError, match="boolean index did not match"):
-        x[np.zeros(0, bool)]
-    import torch
+@pytest.mark.parametrize(
+    ("shape", "mask_shape"),
+    [((6,), (0,)), ((3, 1), (0, 0)), ((3, 1), (3, 0)), ((2, 3), (2, 0)), ((0, 1), (0, 0))],
+)
+def test_size0_mask_axis_matches_any_axis(shape, mask_shape):
+    """NumPy 2 (and the official array-api-tests) accept a size-0 boolean mask axis against
+    an axis of any size: the selection is empty. A non-zero mismatch still raises."""
+    a = np.arange(int(np.prod(shape))).reshape(shape)
+    mask = np.zeros(mask_shape, bool)
+    x = jt.asarray(a)
+    assert x[mask].shape == a[mask].shape
+    x[mask] = 7
+    np.testing.assert_array_equal(np.asarray(x), a)
 
-    with pytest.raises(IndexError):
-        torch.arange(6)[torch.zeros(0, dtype=torch.bool)]
+
+def test_nonzero_mask_mismatch_is_rejected():
+    x = jt.zeros((2, 3))
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        x[np.zeros((2, 1), bool)]
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        x[np.zeros((0, 2), bool)]
+
+
+def test_out_of_bounds_index_selecting_nothing_is_not_an_error():
+    """NumPy checks index arrays' bounds only when the broadcast selection is non-empty."""
+    a, x = np.zeros((1, 3)), jt.zeros((1, 3))
+    assert x[[3], jt.asarray([], dtype=jt.int64)].shape == a[[3], np.array([], int)].shape
+    assert x[[3], False].shape == a[[3], False].shape
+    x[[3], False] = 1.0
+    np.testing.assert_array_equal(np.asarray(x), a)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 1"):
+        x[3, jt.asarray([], dtype=jt.int64)]

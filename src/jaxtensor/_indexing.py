@@ -279,19 +279,11 @@ def _parse_advanced(
     if any(e[0] == "m" for e in resolved):
         return Parsed(resolved, True, None, shape, tuple(expand))
     adv_shapes = []
+    arrays = []
     for e in resolved:
         if e[0] == "a":
-            arr, axis = e[1], e[2]
-            n = shape[axis]
-            if not isinstance(arr, Tracer) and math.prod(arr.shape):
-                a_np = np.asarray(arr)
-                lo, hi = int(a_np.min()), int(a_np.max())
-                if lo < -n or hi >= n:
-                    bad = hi if hi >= n else lo
-                    raise _bounds_error(bad, axis - sum(p < axis for p in expand), n)
-            elif isinstance(arr, Tracer):
-                _check_traced(arr, n, axis)
-            adv_shapes.append(tuple(arr.shape))
+            adv_shapes.append(tuple(e[1].shape))
+            arrays.append(e)
         elif e[0] == "i":
             adv_shapes.append(())
     try:
@@ -301,6 +293,17 @@ def _parse_advanced(
             "shape mismatch: indexing arrays could not be broadcast together with shapes "
             + " ".join(str(s).replace(" ", "") for s in adv_shapes if s != ())
         ) from None
+    if math.prod(bshape):  # NumPy checks bounds only when something is selected
+        for _, arr, axis in arrays:
+            n = shape[axis]
+            if isinstance(arr, Tracer):
+                _check_traced(arr, n, axis)
+                continue
+            a_np = np.asarray(arr)
+            lo, hi = int(a_np.min()), int(a_np.max())
+            if lo < -n or hi >= n:
+                bad = hi if hi >= n else lo
+                raise _bounds_error(bad, axis - sum(p < axis for p in expand), n)
     positions = [j for j, e in enumerate(resolved) if e[0] in "ai"]
     adjacent = positions == list(range(positions[0], positions[-1] + 1)) and not (
         gap is not None and positions[0] < gap <= positions[-1]
