@@ -147,13 +147,16 @@ def indices(
     *,
     basic_only: bool = False,
     max_items: int = 6,
+    invalid: bool = False,
 ) -> Index:
     """A valid-or-NumPy-rejected index for an array of ``shape``.
 
     Items: ints (negative too), 0-D integer arrays/Tensors, slices (any bounds/steps, 0-D
     Tensor bounds), ``None``, at most one ``...``, integer lists/arrays/Tensors sharing one
     broadcast shape (some of them shorter or with 1-sides), boolean masks over 1-3 axes,
-    Python/NumPy bools. Only the integer values are kept in bounds; everything else
+    Python/NumPy bools. Only the integer values are kept in bounds (with ``invalid``, now
+    and then an integer or index array out of bounds or a mask side of another size too);
+    everything else
     (broadcasting of a mask's count with other arrays) is left to NumPy to judge.
     """
     ndim = len(shape)
@@ -218,7 +221,8 @@ def indices(
                 jt_items.append(js)
                 np_items.append(ns)
                 continue
-            i = draw(st.integers(-n, n - 1))
+            lo, hi = (-n - 2, n + 1) if invalid and draw(st.integers(0, 9)) == 0 else (-n, n - 1)
+            i = draw(st.integers(lo, hi))
             jt_items.append(draw(int_scalar_spelling(i)))
             np_items.append(i)
         elif kind == "slice":
@@ -238,7 +242,9 @@ def indices(
                 arr = np.zeros(ashape, np.int64)
             else:
                 arr = np.asarray(
-                    draw(hnp.arrays(np.int64, ashape, elements=st.integers(-n, n - 1)))
+                    draw(hnp.arrays(np.int64, ashape, elements=st.integers(
+                        *((-n - 2, n + 1) if invalid and draw(st.integers(0, 9)) == 0
+                          else (-n, n - 1)))))
                 )
             if arr.ndim == 0:  # a 0-D array is an integer; spell it as one
                 jt_items.append(draw(int_scalar_spelling(int(arr))))
@@ -248,6 +254,9 @@ def indices(
             np_items.append(arr)
         else:  # mask over k axes
             mshape = shape[a:a + k]
+            if invalid and draw(st.integers(0, 9)) == 0:  # one side of another size (or 0)
+                d = draw(st.integers(0, k - 1))
+                mshape = mshape[:d] + (draw(st.integers(0, 5)),) + mshape[d + 1:]
             density = draw(st.sampled_from([0.0, 0.3, 0.7, 1.0]))
             flat = draw(st.lists(st.floats(0, 1), min_size=int(np.prod(mshape)),
                                  max_size=int(np.prod(mshape))))

@@ -54,14 +54,14 @@ def check_getitem(x_np: np.ndarray, index: Index) -> None:
 @given(data=st.data(), shape=shapes(), dtype=st.sampled_from(X_DTYPES))
 def test_getitem_matches_numpy(data: st.DataObject, shape: tuple[int, ...], dtype: np.dtype):
     x_np = example_array(shape, dtype)
-    index = data.draw(indices(shape), label="index")
+    index = data.draw(indices(shape, invalid=True), label="index")
     check_getitem(x_np, index)
 
 
 @given(data=st.data(), shape=shapes())
 def test_basic_getitem_matches_numpy(data: st.DataObject, shape: tuple[int, ...]):
     x_np = example_array(shape, np.dtype("float32"))
-    index = data.draw(indices(shape, basic_only=True), label="index")
+    index = data.draw(indices(shape, basic_only=True, invalid=True), label="index")
     check_getitem(x_np, index)
 
 
@@ -75,7 +75,7 @@ def test_getitem_of_a_view_matches_numpy(data: st.DataObject, shape: tuple[int, 
     v = x[first.jt_index]
     if v_np.ndim >= 2 and data.draw(st.booleans(), label="transpose"):
         v_np, v = v_np.mT, v.mT
-    index = data.draw(indices(v_np.shape), label="second")
+    index = data.draw(indices(v_np.shape, invalid=True), label="second")
     try:
         expected = v_np[index.np_index]
     except Exception as e:  # noqa: BLE001

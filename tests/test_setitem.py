@@ -120,7 +120,7 @@ def check_setitem(
     else:
         x_np, x = base_np[np_view_index(view_index.np_index)], base[view_index.jt_index]
         assert np.shares_memory(x_np, base_np) or x_np.size == 0
-    index = data.draw(indices(x_np.shape, basic_only=not advanced), label="index")
+    index = data.draw(indices(x_np.shape, basic_only=not advanced, invalid=True), label="index")
     try:
         target = x_np[index.np_index]
     except Exception as e:  # noqa: BLE001 - an invalid index: same class, nothing changes

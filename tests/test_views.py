@@ -268,7 +268,7 @@ def run_chain(data: st.DataObject, shape: tuple[int, ...], dtype: np.dtype, step
             # any index kind: basic ones write through the view chain, advanced ones
             # gather/scatter through it
             basic = data.draw(st.booleans(), label="basic index")
-            idx = data.draw(indices(al.n.shape, basic_only=basic), label="index")
+            idx = data.draw(indices(al.n.shape, basic_only=basic, invalid=True), label="index")
             np_idx = idx.np_index if isinstance(idx.np_index, tuple) else (idx.np_index,)
             if not any(i is Ellipsis for i in np_idx):
                 np_idx = np_idx + (Ellipsis,)
