@@ -91,7 +91,6 @@ __all__ = [
 ]
 
 _SCALARS = (builtins.bool, int, float, complex)
-_pyabs = builtins.abs
 
 
 # -- operand handling ---------------------------------------------------------------------
@@ -197,10 +196,6 @@ def _is_complex(a: Any) -> builtins.bool:
 
 def _cplx(re: Any, im: Any) -> Any:
     return lax.complex(re, im)
-
-
-def _nan_like(a: Any) -> Any:
-    return jnp.full_like(a, jnp.nan)
 
 
 # -- arithmetic ---------------------------------------------------------------------------
@@ -1239,10 +1234,10 @@ def _asinh(a: Any) -> Any:
     zero = jnp.zeros_like(re)
     r = jnp.where((re == 0) & (im == 0), a, r)
     r = jnp.where(jnp.isfinite(re) & jnp.isinf(im),
-                  _cplx(jnp.copysign(inf, re), jnp.copysign(np.pi / 2 * one_(re), im)), r)
+                  _cplx(jnp.copysign(inf, re), jnp.copysign(np.pi / 2 * _ones(re), im)), r)
     r = jnp.where(jnp.isinf(re) & jnp.isfinite(im), _cplx(re, jnp.copysign(zero, im)), r)
     r = jnp.where(jnp.isinf(re) & jnp.isinf(im),
-                  _cplx(re, jnp.copysign(np.pi / 4 * one_(re), im)), r)
+                  _cplx(re, jnp.copysign(np.pi / 4 * _ones(re), im)), r)
     r = jnp.where(jnp.isinf(re) & jnp.isnan(im), _cplx(re, nan), r)
     r = jnp.where(jnp.isnan(re) & (im == 0), _cplx(nan, im), r)
     r = jnp.where(jnp.isnan(re) & jnp.isinf(im), _cplx(inf, nan), r)
@@ -1252,7 +1247,7 @@ def _asinh(a: Any) -> Any:
     return r
 
 
-def one_(a: Any) -> Any:
+def _ones(a: Any) -> Any:
     return jnp.ones_like(a)
 
 
@@ -1269,13 +1264,13 @@ def _acos(a: Any) -> Any:
     r = jnp.arccos(a)
     nan = jnp.full_like(re, jnp.nan)
     inf = jnp.full_like(re, jnp.inf)
-    pi2 = np.pi / 2 * one_(re)
+    pi2 = np.pi / 2 * _ones(re)
     r = jnp.where((re == 0) & ((im == 0) | jnp.isnan(im)), _cplx(pi2, -im), r)
     r = jnp.where(jnp.isfinite(re) & jnp.isinf(im), _cplx(pi2, -im), r)
-    r = jnp.where((re == -jnp.inf) & jnp.isfinite(im), _cplx(np.pi * one_(re), -jnp.copysign(inf, im)), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isfinite(im), _cplx(np.pi * _ones(re), -jnp.copysign(inf, im)), r)
     r = jnp.where((re == jnp.inf) & jnp.isfinite(im), _cplx(jnp.zeros_like(re), -jnp.copysign(inf, im)), r)
-    r = jnp.where((re == -jnp.inf) & jnp.isinf(im), _cplx(3 * np.pi / 4 * one_(re), -im), r)
-    r = jnp.where((re == jnp.inf) & jnp.isinf(im), _cplx(np.pi / 4 * one_(re), -im), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isinf(im), _cplx(3 * np.pi / 4 * _ones(re), -im), r)
+    r = jnp.where((re == jnp.inf) & jnp.isinf(im), _cplx(np.pi / 4 * _ones(re), -im), r)
     r = jnp.where(jnp.isinf(re) & jnp.isnan(im), _cplx(nan, inf), r)
     r = jnp.where(jnp.isnan(re) & jnp.isfinite(im), _cplx(nan, nan), r)
     r = jnp.where(jnp.isnan(re) & jnp.isinf(im), _cplx(nan, -im), r)
@@ -1296,16 +1291,16 @@ def _acosh(a: Any) -> Any:
     r = jnp.where(jnp.signbit(jnp.real(r)) & ~jnp.isnan(jnp.real(r)), -r, r)
     r = jnp.where(jnp.signbit(im) & (jnp.imag(r) > 0), jnp.conj(r), r)
     r = jnp.where(~jnp.signbit(im) & (jnp.imag(r) < 0), jnp.conj(r), r)
-    pi2 = np.pi / 2 * one_(re)
+    pi2 = np.pi / 2 * _ones(re)
     r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), jnp.copysign(pi2, im)), r)
     r = jnp.where((re == 0) & jnp.isnan(im), _cplx(nan, pi2), r)
     r = jnp.where(jnp.isfinite(re) & jnp.isinf(im), _cplx(inf, jnp.copysign(pi2, im)), r)
     r = jnp.where((re == -jnp.inf) & jnp.isfinite(im),
-                  _cplx(inf, jnp.copysign(np.pi * one_(re), im)), r)
+                  _cplx(inf, jnp.copysign(np.pi * _ones(re), im)), r)
     r = jnp.where((re == jnp.inf) & jnp.isfinite(im), _cplx(inf, jnp.copysign(jnp.zeros_like(re), im)), r)
     r = jnp.where((re == -jnp.inf) & jnp.isinf(im),
-                  _cplx(inf, jnp.copysign(3 * np.pi / 4 * one_(re), im)), r)
-    r = jnp.where((re == jnp.inf) & jnp.isinf(im), _cplx(inf, jnp.copysign(np.pi / 4 * one_(re), im)), r)
+                  _cplx(inf, jnp.copysign(3 * np.pi / 4 * _ones(re), im)), r)
+    r = jnp.where((re == jnp.inf) & jnp.isinf(im), _cplx(inf, jnp.copysign(np.pi / 4 * _ones(re), im)), r)
     r = jnp.where(jnp.isinf(re) & jnp.isnan(im), _cplx(inf, nan), r)
     r = jnp.where(jnp.isnan(re) & jnp.isfinite(im), _cplx(nan, nan), r)
     r = jnp.where(jnp.isnan(re) & jnp.isinf(im), _cplx(inf, nan), r)
@@ -1322,7 +1317,7 @@ def _atanh(a: Any) -> Any:
     nan = jnp.full_like(re, jnp.nan)
     inf = jnp.full_like(re, jnp.inf)
     zero = jnp.zeros_like(re)
-    pi2 = np.pi / 2 * one_(re)
+    pi2 = np.pi / 2 * _ones(re)
     r = jnp.where((re == 0) & (im == 0), a, r)
     r = jnp.where((re == 0) & jnp.isnan(im), _cplx(re, nan), r)
     r = jnp.where((re == 1) & (im == 0), _cplx(inf, im), r)
