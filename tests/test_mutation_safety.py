@@ -215,3 +215,9 @@ def test_float_from_python_int_and_bool_tensor_values():
     b[0] = 2
     b[1] = 0.0
     np.testing.assert_array_equal(np.asarray(b), [True, False])
+
+
+def test_index_put_accumulate_accepts_leading_one_sides():
+    out = jt.index_put(jt.zeros((3, 4)), (jt.asarray([0, 0]),), jt.ones((1, 1, 4)),
+                       accumulate=True)
+    np.testing.assert_array_equal(np.asarray(out), [[2] * 4, [0] * 4, [0] * 4])

@@ -459,7 +459,7 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
         def add(t: Any, val: Any, *d: Any) -> Any:
             tshape = t.shape
             t = t.reshape(in_shape)
-            val = jnp.broadcast_to(jnp.asarray(val).astype(t.dtype), out_shape)
+            val = _kernels._fit(val, t.dtype, out_shape)
             t = t.at[_indexing._rebuild(struct, d, in_shape, False)].add(val, mode="drop")
             return t.reshape(tshape)
 
