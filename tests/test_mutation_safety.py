@@ -221,3 +221,14 @@ def test_index_put_accumulate_accepts_leading_one_sides():
     out = jt.index_put(jt.zeros((3, 4)), (jt.asarray([0, 0]),), jt.ones((1, 1, 4)),
                        accumulate=True)
     np.testing.assert_array_equal(np.asarray(out), [[2] * 4, [0] * 4, [0] * 4])
+
+
+def test_real_imag_attributes_are_views_and_astype_copies():
+    z = jt.asarray([1 + 2j, 3 - 1j])
+    z.real[0] = 10.0
+    z.imag[1] = 5.0
+    np.testing.assert_array_equal(np.asarray(z), [10 + 2j, 3 + 5j])
+    assert z.real.base is z and jt.shares_memory(z, z.imag)
+    f = z.real.astype(jt.int32)
+    f[0] = 0
+    assert f.dtype == jt.int32 and complex(z[0]) == 10 + 2j

@@ -162,6 +162,27 @@ class Tensor:
         order = list(range(n - 2)) + [n - 1, n - 2]
         return self._derive(_view.compose_axes(self._view, self.shape, order))
 
+    @property
+    def real(self) -> Tensor:
+        """The real part: a writeable view of a complex Tensor (NumPy's ``x.real``)."""
+        from ._elementwise import real
+
+        return real(self)
+
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary part: a writeable view of a complex Tensor (NumPy's ``x.imag``)."""
+        from ._elementwise import imag
+
+        return imag(self)
+
+    def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Tensor:
+        """``jaxtensor.astype(self, dtype)``: a Tensor of ``dtype`` (a copy unless ``copy=False``
+        and nothing changes)."""
+        from ._data_type_functions import astype
+
+        return astype(self, dtype, copy=copy, device=device)
+
     # -- indexing ----------------------------------------------------------------------
     def __getitem__(self, key: Any) -> Tensor:
         r = _indexing.getitem(self, key)
