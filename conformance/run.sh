@@ -43,6 +43,12 @@ if [[ -n "$missing" ]]; then
   export ARRAY_API_TESTS_SKIP_DTYPES="${ARRAY_API_TESTS_SKIP_DTYPES:+$ARRAY_API_TESTS_SKIP_DTYPES,}$missing"
   echo "jaxtensor runs without 64-bit mode here: the suite skips dtypes $missing" >&2
 fi
+skips="$here/skips.txt"
+if [[ -n "$missing" ]]; then
+  # skips that only 32-bit mode needs (see the comments in skips-x32.txt)
+  skips="$(mktemp)"
+  cat "$here/skips.txt" "$here/skips-x32.txt" > "$skips"
+fi
 have_target=0
 for a in "$@"; do
   case "$a" in
@@ -58,6 +64,6 @@ exec python -m pytest "${targets[@]}" \
   --rootdir="$suite" -c "$suite/pytest.ini" \
   --disable-deadline \
   --xfails-file="$here/xfails.txt" \
-  --skips-file="$here/skips.txt" \
+  --skips-file="$skips" \
   -p no:cacheprovider \
   "$@"
