@@ -36,9 +36,10 @@ def _traced(args: tuple) -> bool:
 
 
 def call(key: Hashable, build: Callable[[], Callable], *args: Any) -> Any:
-    """Run the pure function ``build()`` on ``args``: compiled and cached when eager."""
-    if _traced(args):
-        return build()(*args)
+    """Run the pure function ``build()`` on ``args``, compiled once per ``key``.
+
+    Inside a trace the compiled function simply becomes part of the caller's computation.
+    """
     fn = _pure.get(key)
     if fn is None:
         fn = _pure[key] = jax.jit(build())

@@ -14,6 +14,7 @@ import builtins
 import math
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -73,6 +74,15 @@ def _prod(a: Any, axes: tuple, keep: bool) -> Any:
     return jnp.prod(a, axis=axes, keepdims=keep, dtype=a.dtype)
 
 
+_sum_all: dict[np.dtype, Any] = {}
+
+
+def _sum_all_kernel(dt: np.dtype) -> Any:
+    acc = accumulation_dtype(dt, None)
+    fn = _sum_all[dt] = jax.jit(lambda a: jnp.sum(a.astype(acc), dtype=acc))
+    return fn
+
+
 def sum(x: Tensor, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
         keepdims: bool = False) -> Tensor:
     """Sum of the elements over ``axis`` (all axes by default).
@@ -81,6 +91,12 @@ def sum(x: Tensor, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
     >>> jt.sum(jt.asarray([[1, 2], [3, 4]]), axis=0).tolist()
     [4, 6]
     """
+    if axis is None and dtype is None and not keepdims and type(x) is Tensor:
+        # the common x.sum(): one dictionary lookup, one compiled call
+        v = x._storage.array if x._view is None else x._value()
+        fn = _sum_all.get(v.dtype) or _sum_all_kernel(v.dtype)
+        out = fn(v)
+        return Tensor._wrap(out) if out is not v else _args.wrap(out, x)
     dt = accumulation_dtype(np.dtype(_args.value(x).dtype), dtype)
     return _reduce("sum", _sum, x, axis, keepdims, dt)
 

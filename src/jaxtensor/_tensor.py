@@ -24,9 +24,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax._src import core as _jax_core
 
 from . import _indexing, _kernels, _view
 from ._storage import Storage
+
+_new = object.__new__
+_trace_ctx = _jax_core.trace_ctx
 
 Tracer = jax.core.Tracer
 
@@ -48,12 +52,16 @@ class Tensor:
     @classmethod
     def _wrap(cls, array: Any, *, exported: bool = False) -> Tensor:
         """A new base Tensor owning ``array`` (a fresh storage)."""
-        t = object.__new__(cls)
-        t._storage = Storage(array, exported=exported)
-        t._view = None
-        t._cache = None
+        st = _new(Storage)  # Storage.__init__ inlined: this runs for every result
+        st._array = array
+        st.version = 0
+        st.exported = exported
+        st.trace = _trace_ctx.trace
+        st._pending = st._limits = None
+        t = _new(cls)
+        t._storage = st
+        t._view = t._cache = t._base = None
         t._cache_version = -1
-        t._base = None
         return t
 
     def _derive(self, view: _view.View) -> Tensor:
