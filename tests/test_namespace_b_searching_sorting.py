@@ -46,7 +46,8 @@ def test_argmax_argmin_first_occurrence_and_keepdims():
         jt.argmax(jt.zeros((0,)))
 
 
-@given(x=xps.arrays(xps.scalar_dtypes(), small))
+# XLA on CPU flushes subnormals to zero (so does jax.numpy): they are not drawn here.
+@given(x=xps.arrays(xps.scalar_dtypes(), small, elements={"allow_subnormal": False}))
 def test_nonzero_and_count_nonzero(x):
     a = x.numpy()
     got = jt.nonzero(x)

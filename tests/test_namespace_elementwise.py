@@ -297,8 +297,10 @@ def test_complex_multiply_with_infinity():
     assert math.isinf(out.real) or math.isinf(out.imag)
 
 
-@given(x=xps.arrays(dtype=jt.float32, shape=xps.array_shapes(max_dims=3)),
-       y=st.floats(-1e3, 1e3, width=32))
+# XLA on CPU flushes float32 subnormals to zero (as jax.numpy does), so they are not drawn.
+@given(x=xps.arrays(dtype=jt.float32, shape=xps.array_shapes(max_dims=3),
+                    elements={"allow_subnormal": False}),
+       y=st.floats(-1e3, 1e3, width=32, allow_subnormal=False))
 def test_add_multiply_match_numpy(x, y):
     a = np.asarray(x)
     np.testing.assert_array_equal(np.asarray(x + y), (a + np.float32(y)).astype(np.float32))

@@ -34,21 +34,6 @@ from . import (
 )
 from ._creation import *  # noqa: F403
 from ._data_type_functions import *  # noqa: F403
-from ._dtypes import (
-    bool,
-    complex64,
-    complex128,
-    float32,
-    float64,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-    uint16,
-    uint32,
-    uint64,
-)
 from ._elementwise import *  # noqa: F403
 from ._index_select import *  # noqa: F403
 from ._indexing import NonConcreteBooleanIndexError
@@ -65,6 +50,13 @@ from ._storage import TracerLeakError
 from ._tensor import Tensor
 from ._transforms import *  # noqa: F403
 from ._utility import *  # noqa: F403
+
+# The public dtype constants wrap NumPy dtypes (see _dtypes.DType).
+bool = _dtypes.public["bool"]  # noqa: A001
+int8, int16, int32, int64 = (_dtypes.public[f"int{n}"] for n in (8, 16, 32, 64))
+uint8, uint16, uint32, uint64 = (_dtypes.public[f"uint{n}"] for n in (8, 16, 32, 64))
+float32, float64 = _dtypes.public["float32"], _dtypes.public["float64"]
+complex64, complex128 = _dtypes.public["complex64"], _dtypes.public["complex128"]
 
 _install_operators()
 _creation._install_methods()

@@ -59,6 +59,8 @@ def _dtype_of(obj: Any, fname: str, *, metadata: builtins.bool = False) -> np.dt
     mode is off (their limits and kinds are facts, not Tensors)."""
     if isinstance(obj, Tensor):
         return obj.dtype
+    if isinstance(obj, _dtypes.DType):  # the public constants
+        obj = obj.dtype
     if hasattr(obj, "dtype") and not isinstance(obj, (type, np.dtype)):
         obj = obj.dtype
     if metadata and isinstance(obj, np.dtype) and obj in _dtypes._all_dtypes_x64:

@@ -160,3 +160,56 @@ def canonical(dt: np.dtype) -> np.dtype:
 
 def is_integer(dt: np.dtype) -> builtins.bool:
     return dt.kind in "iu"
+
+
+class DType:
+    """A public dtype constant (``jaxtensor.float32``, ...): the NumPy dtype it wraps in every
+    respect (attributes, hash, equality with dtypes, scalar types and names, NumPy and JAX
+    accept it anywhere a dtype goes), except that it is never equal to ``None``, which
+    ``np.dtype`` instances are (``np.dtype(None)`` is float64).
+
+    >>> import numpy as np, jaxtensor as jt
+    >>> jt.float32 == np.dtype("float32"), jt.ones(2).dtype == jt.float32, jt.float64 == None
+    (True, True, False)
+    """
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype: np.dtype) -> None:
+        object.__setattr__(self, "dtype", np.dtype(dtype))
+
+    def __eq__(self, other: object) -> builtins.bool:
+        if other is None:
+            return False
+        if isinstance(other, DType):
+            return self.dtype == other.dtype
+        try:
+            return self.dtype == np.dtype(other)
+        except Exception:  # noqa: BLE001 - comparing with a non-dtype is simply unequal
+            return NotImplemented
+
+    def __ne__(self, other: object) -> builtins.bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(self.dtype)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.dtype, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("jaxtensor dtypes are immutable")
+
+    def __repr__(self) -> str:
+        return f"jaxtensor.{self.dtype.name}"
+
+    def __str__(self) -> str:
+        return self.dtype.name
+
+    def __reduce__(self) -> tuple:
+        return (DType, (self.dtype,))
+
+
+#: The public constants, by name.
+public = {str(d): DType(d) for d in _all_dtypes_x64}
