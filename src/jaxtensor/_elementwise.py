@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import _dtypes, _kernels
+from . import _config, _dtypes, _kernels
 from ._tensor import Tensor
 
 __all__ = [
@@ -131,7 +131,32 @@ def _binary_operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:
     return a, b, dt
 
 
-def _scalar(s: Any, dt: np.dtype) -> np.ndarray:
+_PASS_INT = 2**62 if _config.X64 else 2**31 - 1
+_int_limits: dict[np.dtype, tuple[int, int]] = {}
+
+
+def _scalar(s: Any, dt: np.dtype) -> Any:
+    """A Python scalar operand for a kernel computing in ``dt``.
+
+    In-range floats and ints go to the compiled kernel as they are (JAX's fast path for
+    Python scalars; the kernel casts them to ``dt``); the rest is converted here, where an
+    out-of-range int raises ``OverflowError``.
+    """
+    t = type(s)
+    k = dt.kind
+    if t is float:
+        if k in "fc":
+            return s
+    elif t is int and -_PASS_INT < s < _PASS_INT:
+        if k in "fc":
+            return s
+        if k in "iu":
+            lim = _int_limits.get(dt)
+            if lim is None:
+                info = np.iinfo(dt)
+                lim = _int_limits[dt] = (int(info.min), int(info.max))
+            if lim[0] <= s <= lim[1]:
+                return s
     if isinstance(s, complex) and dt.kind != "c":
         raise TypeError(f"cannot combine a complex scalar with a Tensor of dtype {dt}")
     try:
