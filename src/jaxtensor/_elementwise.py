@@ -13,6 +13,7 @@ import builtins
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -186,11 +187,14 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
     a, b, dt = _binary_operands(x1, x2)
     if floating:
         dt = _float_of(dt)
+    kernel = _binary_kernels.get((name, dt))
+    if kernel is None:
+        kernel = _binary_kernels[name, dt] = jax.jit(
+            lambda p, q: fn(_cast(p, dt), _cast(q, dt)))
+    return Tensor._wrap(kernel(a, b))
 
-    def build() -> Callable:
-        return lambda p, q: fn(_cast(p, dt), _cast(q, dt))
 
-    return Tensor._wrap(_kernels.call((name, dt), build, a, b))
+_binary_kernels: dict[tuple[str, np.dtype], Callable] = {}
 
 
 def _check(name: str, x: Any) -> Any:
