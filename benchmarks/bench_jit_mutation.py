@@ -29,22 +29,14 @@ Workloads (the same function written twice, checked equal before timing):
 
 from __future__ import annotations
 
-import os
-
-os.environ["XLA_FLAGS"] = (
-    os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false "
-    "intra_op_parallelism_threads=1"
-)
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-
 import argparse  # noqa: E402
 import platform  # noqa: E402
-import re  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import _common  # single-threaded XLA: imported before jax
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
@@ -268,14 +260,7 @@ def write_doc(results: list, cmd: str) -> None:
         "",
         END,
     ]
-    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-    block = "\n".join(lines)
-    if BEGIN in text:
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda m: block, text,
-                      flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    DOC.write_text(text)
+    _common.write_section(BEGIN, END, "\n".join(lines))
     print(f"wrote {DOC}")
 
 

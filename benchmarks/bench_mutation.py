@@ -16,23 +16,16 @@ Workloads (issue: "Mutation that costs what it writes"):
 
 from __future__ import annotations
 
-import os
-
-os.environ["XLA_FLAGS"] = (
-    os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false "
-    "intra_op_parallelism_threads=1"
-)
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-
 import argparse  # noqa: E402
+import os
 import platform  # noqa: E402
-import re  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import _common  # single-threaded XLA: imported before jax
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
@@ -384,13 +377,7 @@ def main() -> None:
     print(text)
     if not args.quick:
         plot(scalar, DOC.parent / "mutation_writes.png")
-        doc = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
-        if BEGIN in doc:
-            doc = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: text, doc,
-                         flags=re.S)
-        else:
-            doc = doc.rstrip() + "\n\n" + text + "\n"
-        DOC.write_text(doc)
+        _common.write_section(BEGIN, END, text)
 
 
 if __name__ == "__main__":
