@@ -235,15 +235,107 @@ def default_tile(shape: Sequence[int], itemsize: int, backend: str) -> tuple[int
     return tuple(tile)
 
 
+# -- an uninitialised output buffer ----------------------------------------------------------
+#: The FFI target that hands XLA:CPU an output buffer without writing it (see
+#: :func:`uninitialized`).
+UNINIT_TARGET = "jaxtensor_uninitialized"
+_uninit_ok: bool | None = None  # None: not registered yet; False: registration failed
+_uninit_handler: Any = None  # keeps the ctypes callback alive
+
+
+def _register_uninit() -> bool:
+    """Register :data:`UNINIT_TARGET` on CPU once; False when that is not possible."""
+    global _uninit_ok, _uninit_handler
+    if _uninit_ok is not None:
+        return _uninit_ok
+    try:
+        import ctypes
+
+        class _Ext(ctypes.Structure):  # XLA_FFI_Extension_Base (xla/ffi/api/c_api.h)
+            _fields_ = [("struct_size", ctypes.c_size_t), ("type", ctypes.c_int),
+                        ("next", ctypes.c_void_p)]
+
+        class _Version(ctypes.Structure):  # XLA_FFI_Api_Version
+            _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
+                        ("major", ctypes.c_int), ("minor", ctypes.c_int)]
+
+        class _Metadata(ctypes.Structure):  # XLA_FFI_Metadata
+            _fields_ = [("struct_size", ctypes.c_size_t), ("api_version", _Version),
+                        ("traits", ctypes.c_uint32), ("state_type_id", ctypes.c_int64)]
+
+        class _MetadataExt(ctypes.Structure):  # XLA_FFI_Metadata_Extension
+            _fields_ = [("base", _Ext), ("metadata", ctypes.POINTER(_Metadata))]
+
+        class _Frame(ctypes.Structure):  # the head of XLA_FFI_CallFrame
+            _fields_ = [("struct_size", ctypes.c_size_t),
+                        ("extension_start", ctypes.POINTER(_Ext))]
+
+        def handler(frame: int) -> None:
+            # XLA has allocated the output; leaving it untouched is the whole point. The only
+            # other call is XLA's metadata query at compile time (API version 0.1, no traits).
+            ext = _Frame.from_address(frame).extension_start
+            if ext and ext.contents.type == 1:  # XLA_FFI_Extension_Metadata
+                meta = ctypes.cast(ext, ctypes.POINTER(_MetadataExt)).contents.metadata.contents
+                meta.api_version = _Version(ctypes.sizeof(_Version), None, 0, 1)
+                meta.traits = 0
+            return None
+
+        _uninit_handler = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(handler)
+        jax.ffi.register_ffi_target(UNINIT_TARGET, jax.ffi.pycapsule(_uninit_handler),
+                                    platform="cpu")
+        _uninit_ok = True
+    except Exception:  # noqa: BLE001 - no ctypes or no FFI: fall back to lax.empty
+        _uninit_ok = False
+    return _uninit_ok
+
+
+def uninitialized(shape: Sequence[int], dtype: Any) -> Any:
+    """An array whose values are undefined, for outputs every element of which is written.
+
+    GPU and TPU lower ``lax.empty`` to an allocation (``AllocateBuffer``); XLA:CPU lowers it to a
+    zero fill — a full extra pass over the output (16 MiB: ~1.1 ms single-threaded, as much as
+    the whole gather of the embedding workload). On CPU the buffer comes instead from a no-op
+    FFI call (:data:`UNINIT_TARGET`): XLA allocates its result and the handler returns at once.
+    """
+    shape = tuple(shape)
+    if not math.prod(shape) or not _register_uninit():
+        return lax.empty(shape, dtype)
+    aval = jax.ShapeDtypeStruct(shape, dtype)
+    return lax.platform_dependent(
+        cpu=lambda: jax.ffi.ffi_call(UNINIT_TARGET, aval)(),
+        default=lambda: lax.empty(shape, dtype),
+    )
+
+
+def _gather_dims(rank: int, dim: int, nidx: int) -> lax.GatherDimensionNumbers:
+    """Dimension numbers of ``x[..., idx, ...]`` along ``dim`` (``idx[..., None]`` as indices)."""
+    return lax.GatherDimensionNumbers(
+        offset_dims=tuple(range(dim)) + tuple(range(dim + nidx, rank - 1 + nidx)),
+        collapsed_slice_dims=(dim,),
+        start_index_map=(dim,),
+    )
+
+
+def _rows(x: Any, idx: Any, dim: int, checked: bool) -> Any:
+    """One XLA gather of ``x`` at the (non-negative, int32/int64) ``idx`` along ``dim``: no
+    index normalisation inside (done once before the loop), so the loop body is the gather."""
+    sizes = tuple(x.shape[:dim]) + (1,) + tuple(x.shape[dim + 1:])
+    return lax.gather(x, idx[..., None], _gather_dims(x.ndim, dim, idx.ndim), sizes,
+                      mode=_mode(checked))
+
+
 def _tiled_impl(x: Any, idx: Any, init: Any, dim: int, tile: tuple[int, ...],
                 checked: bool) -> Any:
-    oshape = init.shape
+    oshape = out_shape(x.shape, idx.shape, dim)
     nidx = idx.ndim
     grid = [-(-s // t) if s else 0 for s, t in zip(oshape, tile)]
     ntiles = math.prod(grid)
     if ntiles == 0:
-        return init
+        return jnp.zeros(oshape, x.dtype) if init is None else init
+    if init is None:
+        init = uninitialized(oshape, x.dtype)
     it = jnp.int32 if max(oshape + tuple(x.shape), default=0) < 2**31 else jnp.int64
+    idx = idx.astype(it)  # once, before the loop
     zero = jnp.zeros((), it)
     win = tuple(tile[:dim]) + (x.shape[dim],) + tuple(tile[dim + nidx:])
 
@@ -258,9 +350,11 @@ def _tiled_impl(x: Any, idx: Any, init: Any, dim: int, tile: tuple[int, ...],
                 starts.append(jnp.minimum((rem % g) * tile[d], oshape[d] - tile[d]).astype(it))
                 rem = rem // g
         starts.reverse()
-        xs = lax.dynamic_slice(x, starts[:dim] + [zero] + starts[dim + nidx:], win)
+        xs = x
+        if win != tuple(x.shape):
+            xs = lax.dynamic_slice(x, starts[:dim] + [zero] + starts[dim + nidx:], win)
         ti = lax.dynamic_slice(idx, starts[dim:dim + nidx], tile[dim:dim + nidx])
-        return lax.dynamic_update_slice(out, _direct(xs, ti, dim, checked), starts)
+        return lax.dynamic_update_slice(out, _rows(xs, ti, dim, checked), starts)
 
     return lax.fori_loop(zero, jnp.asarray(ntiles, it), body, init)
 
@@ -285,8 +379,6 @@ def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any =
     """The tiled kernel on jax values (``idx`` non-negative); traceable and differentiable."""
     oshape = out_shape(x.shape, idx.shape, dim)
     tile = tuple(min(int(t), s) if s else 1 for t, s in zip(tile, oshape))
-    if init is None:
-        init = jnp.zeros(oshape, x.dtype)
     if not jnp.issubdtype(x.dtype, jnp.inexact):  # nothing to differentiate
         return _tiled_impl(x, idx, init, dim, tile, checked)
     return _tiled(x, idx, init, dim, tile, checked)
