@@ -19,7 +19,7 @@ import numpy as np
 from jax import lax
 
 from . import _config, _dtypes, _kernels
-from ._tensor import Tensor
+from ._tensor import Tensor, new_tensor
 
 __all__ = [
     "abs",
@@ -191,10 +191,105 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
     if kernel is None:
         kernel = _binary_kernels[name, dt] = jax.jit(
             lambda p, q: fn(_cast(p, dt), _cast(q, dt)))
-    return Tensor._wrap(kernel(a, b))
+    out = new_tensor(kernel(a, b))
+    _remember(name, x1, x2, a, b, dt, kernel)
+    return out
 
 
 _binary_kernels: dict[tuple[str, np.dtype], Callable] = {}
+
+
+# -- the operators' fast path -------------------------------------------------------------
+# ``binary`` records, per function name and operand signature, the kernel it chose; a
+# Python operator on Tensors (``a + b``, ``x * 2.0``) looks that up with one dictionary
+# access and skips promotion. A signature is a pair of keys, each the operand's dtype (a
+# Tensor) or ``int``/``float`` (a Python scalar); an int scalar also records the range in
+# which ``_scalar`` passes it to the kernel unchanged.
+_fast: dict[tuple, tuple[Callable, int | None, int | None, np.dtype]] = {}
+
+
+def _remember(name: str, x1: Any, x2: Any, a: Any, b: Any, dt: np.dtype,
+              kernel: Callable) -> None:
+    t1, t2 = type(x1), type(x2)
+    if t1 is Tensor and t2 is Tensor:
+        _fast[name, a.dtype, b.dtype] = (kernel, None, None, dt)
+        return
+    if t1 is Tensor:
+        key, s = (name, a.dtype, t2), x2
+    elif t2 is Tensor:
+        key, s = (name, t1, b.dtype), x1
+    else:
+        return
+    if s.__class__ is float and dt.kind in "fc":
+        _fast[key] = (kernel, None, None, dt)
+    elif s.__class__ is int:
+        lo, hi = -_PASS_INT + 1, _PASS_INT - 1
+        if dt.kind in "iu":
+            info = np.iinfo(dt)
+            lo, hi = builtins.max(lo, int(info.min)), builtins.min(hi, int(info.max))
+        elif dt.kind not in "fc":
+            return
+        _fast[key] = (kernel, lo, hi, dt)
+
+
+def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
+                  reflected: builtins.bool = False) -> Callable[[Tensor, Any], Any]:
+    """``Tensor.__op__`` (or ``__rop__``): the remembered kernel, else ``slow(self, other)``."""
+    fast = _fast
+
+    if not reflected:
+        def op(self: Tensor, other: Any) -> Any:
+            t = other.__class__
+            if t is Tensor:
+                a = self._value()
+                b = other._value()
+                entry = fast.get((name, a.dtype, b.dtype))
+                if entry is not None:
+                    return new_tensor(entry[0](a, b))
+            elif t is float or t is int:
+                a = self._value()
+                entry = fast.get((name, a.dtype, t))
+                if entry is not None and (entry[1] is None or entry[1] <= other <= entry[2]):
+                    return new_tensor(entry[0](a, _scalar_arg(other, entry[3])))
+            return slow(self, other)
+    else:
+        def op(self: Tensor, other: Any) -> Any:
+            t = other.__class__
+            if t is float or t is int:
+                b = self._value()
+                entry = fast.get((name, t, b.dtype))
+                if entry is not None and (entry[1] is None or entry[1] <= other <= entry[2]):
+                    return new_tensor(entry[0](_scalar_arg(other, entry[3]), b))
+            return slow(self, other)
+
+    return op
+
+
+# Python scalars a program uses again and again (``x * 2.0`` in a loop) are kept as device
+# scalars: handing JAX a Python number costs a host-to-device conversion per call. A value
+# is converted on its second use, so a loop over distinct values converts nothing. Zero is
+# never kept (-0.0 == 0.0 as a key, but not as a value); both tables are bounded.
+_scalar_arrays: dict[tuple[Any, np.dtype], Any] = {}
+_scalar_seen: dict[tuple[Any, np.dtype], None] = {}
+_SCALAR_CACHE_SIZE = 1024
+
+
+def _scalar_arg(s: int | float, dt: np.dtype) -> Any:
+    key = (s, dt)
+    arr = _scalar_arrays.get(key)
+    if arr is not None:
+        return arr
+    if not s or s != s:
+        return s
+    if key not in _scalar_seen:
+        if len(_scalar_seen) >= _SCALAR_CACHE_SIZE:
+            _scalar_seen.clear()
+        _scalar_seen[key] = None
+        return s
+    if len(_scalar_arrays) >= _SCALAR_CACHE_SIZE:
+        _scalar_arrays.clear()
+    arr = _scalar_arrays[key] = jnp.asarray(s, dtype=dt)
+    return arr
 
 
 def _check(name: str, x: Any) -> Any:

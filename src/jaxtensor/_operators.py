@@ -72,16 +72,31 @@ def _inplace(fn: Callable, name: str) -> Callable:
     return op
 
 
+# functions that are one ``binary`` call, with no checks of their own before it
+_FAST = frozenset({
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow", "equal",
+    "not_equal", "less", "less_equal", "greater", "greater_equal",
+})
+
+
+def _fast(fn: Callable, slow: Callable, *, reflected: bool = False) -> Callable:
+    """``slow`` behind the element-wise module's per-signature fast path, when ``fn`` is one
+    of its ``binary`` functions (its ``__name__`` is then the name ``binary`` records)."""
+    if fn.__name__ not in _FAST or getattr(ew, fn.__name__) is not fn:
+        return slow
+    return ew.fast_operator(fn.__name__, slow, reflected=reflected)
+
+
 def install() -> None:
     from . import _linear_algebra
 
     # the public matmul lives with linear algebra; fall back to the element-wise module's
     _BINARY["matmul"] = getattr(_linear_algebra, "matmul", ew.matmul)
     for name, fn in _BINARY.items():
-        setattr(Tensor, f"__{name}__", _forward(fn))
-        setattr(Tensor, f"__r{name}__", _reflected(fn))
+        setattr(Tensor, f"__{name}__", _fast(fn, _forward(fn)))
+        setattr(Tensor, f"__r{name}__", _fast(fn, _reflected(fn), reflected=True))
         setattr(Tensor, f"__i{name}__", _inplace(fn, name))
     for name, fn in _COMPARE.items():
-        setattr(Tensor, f"__{name}__", _forward(fn))
+        setattr(Tensor, f"__{name}__", _fast(fn, _forward(fn)))
     for name, fn in _UNARY.items():
         setattr(Tensor, f"__{name}__", fn)

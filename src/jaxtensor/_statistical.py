@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args, _dtypes, _kernels
-from ._tensor import Tensor
+from ._tensor import Tensor, new_tensor
 
 __all__ = [
     "cumulative_prod",
@@ -93,10 +93,10 @@ def sum(x: Tensor, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
     """
     if axis is None and dtype is None and not keepdims and type(x) is Tensor:
         # the common x.sum(): one dictionary lookup, one compiled call
-        v = x._storage.array if x._view is None else x._value()
+        v = x._value()
         fn = _sum_all.get(v.dtype) or _sum_all_kernel(v.dtype)
         out = fn(v)
-        return Tensor._wrap(out) if out is not v else _args.wrap(out, x)
+        return new_tensor(out) if out is not v else _args.wrap(out, x)
     dt = accumulation_dtype(np.dtype(_args.value(x).dtype), dtype)
     return _reduce("sum", _sum, x, axis, keepdims, dt)
 
@@ -303,7 +303,23 @@ def _install_methods() -> None:
         m.__doc__ = f"Method form of :func:`jaxtensor.{fn.__name__}` (``dim`` = ``axis``)."
         return m
 
-    Tensor.sum = _method(sum, with_dtype=True)
+    sum_m = _method(sum, with_dtype=True)
+
+    def sum_method(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+                   *, dim: Any = None, keepdim: bool = False) -> Tensor:
+        if (axis is None and dim is None and dtype is None and not keepdims and not keepdim
+                and self._view is None):
+            v = self._value()
+            fn = _sum_all.get(v.dtype)
+            if fn is not None:
+                out = fn(v)
+                if out is not v:
+                    return new_tensor(out)
+        return sum_m(self, axis, dtype, keepdims, dim=dim, keepdim=keepdim)
+
+    sum_method.__name__ = "sum"
+    sum_method.__doc__ = sum_m.__doc__
+    Tensor.sum = sum_method
     Tensor.prod = _method(prod, with_dtype=True)
     Tensor.mean = _method(mean)
     Tensor.max = _method(max)

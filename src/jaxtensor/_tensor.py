@@ -52,16 +52,11 @@ class Tensor:
     @classmethod
     def _wrap(cls, array: Any, *, exported: bool = False) -> Tensor:
         """A new base Tensor owning ``array`` (a fresh storage)."""
-        st = _new(Storage)  # Storage.__init__ inlined: this runs for every result
-        st._array = array
-        st.version = 0
-        st.exported = exported
-        st.trace = _trace_ctx.trace
-        st._pending = st._limits = None
-        t = _new(cls)
-        t._storage = st
-        t._view = t._cache = t._base = None
-        t._cache_version = -1
+        t = new_tensor(array)
+        if exported:
+            t._storage.exported = True
+        if cls is not Tensor:
+            t.__class__ = cls
         return t
 
     def _derive(self, view: _view.View) -> Tensor:
@@ -79,7 +74,7 @@ class Tensor:
         """The current value as a ``jax.Array`` (internal: does not mark it exported)."""
         st = self._storage
         if self._view is None:
-            return st.array
+            return st.array  # a property: jaxtensor.jit hooks it to see which storages are read
         if self._cache_version == st.version:
             return self._cache
         v = _kernels.read_view(st, self._view)
@@ -353,3 +348,18 @@ def _tree_unflatten(aux: None, children: tuple[Any]) -> Tensor:
 jax.tree_util.register_pytree_node(Tensor, _tree_flatten, _tree_unflatten)
 
 __all__ = ["Tensor", "jnp"]
+
+
+def new_tensor(array: Any) -> Tensor:
+    """``Tensor._wrap(array)`` for the hot paths: a new base Tensor owning ``array``."""
+    st = _new(Storage)  # Storage.__init__ inlined: this runs for every result
+    st._array = array
+    st.version = 0
+    st.exported = False
+    st.trace = _trace_ctx.trace
+    st._pending = st._limits = None
+    t = _new(Tensor)
+    t._storage = st
+    t._view = t._cache = t._base = None
+    t._cache_version = -1
+    return t
