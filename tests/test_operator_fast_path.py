@@ -130,6 +130,21 @@ def test_large_int_scalar_with_float_tensor() -> None:
                                       (np.array([0.0, 1.0], np.float32) + np.float32(big)))
 
 
+def test_huge_int_scalar_is_rounded_once() -> None:
+    # 2**60 + 2**36 + 1 rounds up to 2**60 + 2**37 in float32; through float64 it would round
+    # to 2**60 + 2**36 first and then (a tie) down to 2**60
+    # (the first call, through promotion, is the reference: with 64-bit mode off such an int
+    # is converted on the host before the kernel, as NumPy does)
+    v = 2**60 + 2**36 + 1
+    x = jt.zeros(1)
+    first = float(np.asarray(x + v)[0])
+    if jt.__array_namespace_info__().default_dtypes()["integral"] == jt.int64:
+        assert first == 2**60 + 2**37
+    for _ in range(REPEAT):
+        assert float(np.asarray(x + v)[0]) == first
+        assert float(np.asarray(v + x)[0]) == first
+
+
 def test_bad_promotion_keeps_raising() -> None:
     x = jt.asarray(np.array([1, 2], dtype=np.int64))
     y = jt.asarray(np.array([1, 2], dtype=np.uint64))

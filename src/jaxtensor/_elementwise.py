@@ -272,6 +272,7 @@ def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
 _scalar_arrays: dict[tuple[Any, np.dtype], Any] = {}
 _scalar_seen: dict[tuple[Any, np.dtype], None] = {}
 _SCALAR_CACHE_SIZE = 1024
+_EXACT = 2**53
 
 
 def _scalar_arg(s: int | float, dt: np.dtype) -> Any:
@@ -279,8 +280,9 @@ def _scalar_arg(s: int | float, dt: np.dtype) -> Any:
     arr = _scalar_arrays.get(key)
     if arr is not None:
         return arr
-    if not s or s != s:
-        return s
+    if not s or s != s or (s.__class__ is int and dt.kind in "fc" and not -_EXACT < s < _EXACT):
+        return s  # zero, NaN, and ints a float64 cannot hold (converted through it they would
+        #           be rounded twice; the kernel rounds them once)
     if key not in _scalar_seen:
         if len(_scalar_seen) >= _SCALAR_CACHE_SIZE:
             _scalar_seen.clear()
