@@ -114,14 +114,19 @@ def test_default_tile_from_byte_budget():
     assert _index_select.default_tile((3, 2), 4, "cpu") == (3, 2)
 
 
-def test_dispatch_heuristic():
+def test_dispatch_heuristic(monkeypatch):
     ck = _index_select.choose_kernel
-    assert ck("cpu", (8, 2048, 512), 4, False, 8, 512) == "direct"  # fresh output
-    assert ck("cpu", (8, 2048, 512), 4, True, 8, 512) == "tiled"  # out=, batch of long rows
-    assert ck("cpu", (16384, 256), 4, True, 1, 256) == "direct"  # out=, pure row gather
-    assert ck("cpu", (4096, 1024), 4, True, 4096, 1) == "direct"  # out=, short rows
-    assert ck("cpu", (2, 3, 64), 4, True, 2, 64) == "direct"  # below one tile
-    assert ck("gpu", (8, 2048, 512), 4, True, 8, 512) == "direct"
+    monkeypatch.setattr(_index_select, "cpu_threads", 1)  # the rule measured on one core
+    for donated in (False, True):  # fresh output and out= follow the same rule
+        assert ck("cpu", (4096, 1024), 4, donated, 4096, 1) == "tiled"  # column gather
+        assert ck("cpu", (4096, 256, 4), 4, donated, 4096, 4) == "tiled"  # short rows (16 B)
+        assert ck("cpu", (512, 512, 16), 4, donated, 512, 16) == "direct"  # 64 B rows: equal
+        assert ck("cpu", (8, 2048, 512), 4, donated, 8, 512) == "direct"  # long rows: equal
+        assert ck("cpu", (16384, 256), 4, donated, 1, 256) == "direct"  # pure row gather
+        assert ck("cpu", (3, 2), 4, donated, 3, 1) == "direct"  # below one tile
+    monkeypatch.setattr(_index_select, "cpu_threads", 2)  # XLA splits the gather over threads
+    assert ck("cpu", (4096, 1024), 4, False, 4096, 1) == "direct"
+    assert ck("gpu", (4096, 1024), 4, False, 4096, 1) == "direct"
     x = jt.asarray(np.arange(12.0).reshape(3, 4))
     try:
         _index_select.dispatch = "tiled"  # the override reaches the tiled kernel
@@ -130,6 +135,43 @@ def test_dispatch_heuristic():
                                       np.asarray(x)[:, [3, 0]])
     finally:
         _index_select.dispatch = "auto"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bool", "int8", "complex64", "float64"])
+def test_tiled_uninitialised_output_is_fully_written(dtype):
+    """Outputs above UNINIT_MIN_BYTES start from an uninitialised buffer on CPU: every element,
+    remainder tiles included, must be written (garbage would show), fresh and under jit."""
+    rng = np.random.default_rng(11)
+    x = _values((37, 300, 9), dtype, 12)
+    idx = rng.integers(-300, 300, 501)
+    exp = np.take(x, idx, axis=1)
+    assert exp.nbytes >= _index_select.UNINIT_MIN_BYTES
+    for tile in ([5, 64, 9], [37, 7, 4], [1, 501, 9], [2, 3, 2]):
+        got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=tile)
+        np.testing.assert_array_equal(np.asarray(got), exp)
+    f = jax.jit(lambda v, i: jt.index_select(v, -2, i, tile_shape=[8, 100, 9]).to_jax())
+    np.testing.assert_array_equal(np.asarray(f(jnp.asarray(x), jnp.asarray(idx))), exp)
+    if dtype == "float32":  # and differentiated (the uninitialised buffer has no tangent)
+        w = rng.standard_normal(exp.shape).astype(np.float32)
+        g = jax.grad(lambda v: jnp.vdot(w, jt.index_select(v, 1, idx, tile_shape=[8, 64, 9])
+                                        .to_jax()))(jnp.asarray(x))
+        ref = np.zeros_like(x)
+        np.add.at(ref, (slice(None), np.where(idx < 0, idx + 300, idx)), w)
+        np.testing.assert_allclose(np.asarray(g), ref, rtol=1e-5, atol=1e-5)
+
+
+def test_tiled_loop_has_no_zero_filled_output():
+    """The compiled tiled kernel starts from the no-op FFI buffer, not a broadcast zero fill,
+    and walks its tiles in one while loop."""
+    if jax.default_backend() != "cpu":
+        pytest.skip("the FFI buffer is the CPU path")
+    x = jnp.ones((1000, 256), jnp.float32)
+    idx = jnp.arange(512) % 1000
+    hlo = jax.jit(lambda v, i: _index_select.tiled_gather(v, i, 0, (64, 256))).lower(
+        x, idx).compile().as_text()
+    assert _index_select.UNINIT_TARGET in hlo
+    assert " while(" in hlo
+    assert "f32[512,256]{1,0} broadcast(" not in hlo
 
 
 def test_out_writes_into_storage_and_reuses_buffer():

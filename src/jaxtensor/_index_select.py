@@ -8,26 +8,27 @@ has two kernels:
 
 * **tiled** — the output is cut into tiles of ``tile_shape`` (one entry per output dimension,
   pypto's TileShape ``[b1, t1, d1]`` for input ``[B, S, D]``, index ``[T]`` and ``dim=-2``). A
-  ``lax.fori_loop`` walks the tile grid; each step slices the tile's part of the index
-  (``dynamic_slice``: the index is normalised once, before the loop, never re-gathered), gathers
-  the tile from a ``dynamic_slice`` window of ``x`` (contiguous row copies when the tile spans
-  whole inner rows) and writes it with ``dynamic_update_slice`` into the loop-carried output,
-  which XLA updates in place. A remainder tile (sizes that do not divide) is *fused*: the last
-  tile along a dimension starts at ``size - tile`` instead of running past the end, so it
-  overlaps its neighbour and rewrites identical values — one loop body, no padding, no second
-  kernel. The default tile is the largest block of whole inner rows within the backend's byte
-  budget (:data:`TILE_BUDGET`).
+  ``lax.fori_loop`` walks the tile grid. The index is normalised and cast to int32 **once**,
+  before the loop; each step slices the tile's part of it (``dynamic_slice``), gathers the tile
+  with one bare ``lax.gather`` from a ``dynamic_slice`` window of ``x`` (contiguous row copies
+  when the tile spans whole inner rows) and writes it with ``dynamic_update_slice`` into the
+  loop-carried output; XLA fuses the three into one in-place loop per step. The carried output
+  starts **uninitialised** (:func:`uninitialized`: XLA:CPU would otherwise zero-fill it, a full
+  extra pass) or, with ``out=``, as the donated buffer. A remainder tile (sizes that do not
+  divide) is *fused*: the last tile along a dimension starts at ``size - tile`` instead of
+  running past the end, so it overlaps its neighbour and rewrites identical values — one loop
+  body, no padding, no second kernel. The default tile is the largest block of whole inner rows
+  within the backend's byte budget (:data:`TILE_BUDGET`).
 * **direct** — one XLA gather (``mode=promise_in_bounds`` once the indices were checked eagerly,
   ``clip`` under tracing).
 
 Which one runs (``tile_shape=None``) is decided by :func:`choose_kernel` from the measurements
-of ``benchmarks/bench_index_select.py`` (``docs/benchmarks.md``): on CPU a loop-carried output
-must first be initialised (XLA:CPU has no uninitialised allocation), which costs one extra pass
-over a fresh output, so fresh outputs use the direct gather; into a donated ``out=`` buffer both
-kernels write in place and the tiled loop wins for batches of long rows (leading dimensions
-before ``dim``); on GPU/TPU one gather is a single fused kernel while the loop runs tile after
-tile. An explicit ``tile_shape`` always runs the tiled kernel. ``dispatch`` overrides the choice
-process-wide (``"auto"``, ``"direct"``, ``"tiled"``).
+of ``benchmarks/bench_index_select.py`` (``docs/benchmarks.md``, ``docs/index_select.md``): on
+one CPU core the tiled loop is faster for column gathers (short rows under leading dimensions)
+and equal elsewhere; with several cores XLA splits the single gather over threads, which a
+``while`` loop cannot do; on GPU/TPU one gather is a single fused kernel. An explicit
+``tile_shape`` always runs the tiled kernel. ``dispatch`` overrides the choice process-wide
+(``"auto"``, ``"direct"``, ``"tiled"``).
 
 Both kernels are differentiable (``jax.grad``/``vjp``/``jvp``, eager and under ``jit``): the
 tiled one carries a ``custom_jvp`` whose tangent is the direct gather, so its transpose — the
@@ -37,8 +38,10 @@ PyTorch autograd.
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
+import os
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -239,6 +242,8 @@ def default_tile(shape: Sequence[int], itemsize: int, backend: str) -> tuple[int
 #: The FFI target that hands XLA:CPU an output buffer without writing it (see
 #: :func:`uninitialized`).
 UNINIT_TARGET = "jaxtensor_uninitialized"
+#: Outputs smaller than this are zero-filled (``lax.empty``): cheaper than the FFI call.
+UNINIT_MIN_BYTES = 16 * 1024
 _uninit_ok: bool | None = None  # None: not registered yet; False: registration failed
 _uninit_handler: Any = None  # keeps the ctypes callback alive
 
@@ -293,12 +298,15 @@ def uninitialized(shape: Sequence[int], dtype: Any) -> Any:
     """An array whose values are undefined, for outputs every element of which is written.
 
     GPU and TPU lower ``lax.empty`` to an allocation (``AllocateBuffer``); XLA:CPU lowers it to a
-    zero fill — a full extra pass over the output (16 MiB: ~1.1 ms single-threaded, as much as
-    the whole gather of the embedding workload). On CPU the buffer comes instead from a no-op
+    zero fill — a full extra pass over the output (16 MiB: 1.1-1.6 ms on one core here, 0.7-0.8x
+    the time of the whole gather of the embedding workload). On CPU the buffer comes instead from a no-op
     FFI call (:data:`UNINIT_TARGET`): XLA allocates its result and the handler returns at once.
+    The handler is a ``ctypes`` callback, so each call takes the GIL for about a microsecond:
+    below :data:`UNINIT_MIN_BYTES` the zero fill is cheaper and is kept. On GPU/TPU, or where
+    the target cannot be registered, this is ``lax.empty``.
     """
     shape = tuple(shape)
-    if not math.prod(shape) or not _register_uninit():
+    if math.prod(shape) * np.dtype(dtype).itemsize < UNINIT_MIN_BYTES or not _register_uninit():
         return lax.empty(shape, dtype)
     aval = jax.ShapeDtypeStruct(shape, dtype)
     return lax.platform_dependent(
@@ -384,9 +392,25 @@ def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any =
     return _tiled(x, idx, init, dim, tile, checked)
 
 
-#: ``out=`` dispatches to the tiled kernel on CPU for rows (the dimensions after ``dim``) of at
-#: least this many bytes under leading dimensions (see :func:`choose_kernel`).
-TILED_OUT_MIN_ROW_BYTES = 256
+#: The tiled loop beats XLA:CPU's one gather for rows (the dimensions after ``dim``) shorter
+#: than this many bytes under leading dimensions — a column gather (see :func:`choose_kernel`).
+TILED_MAX_ROW_BYTES = 64
+
+#: Threads XLA:CPU may split one fusion over; ``None``: the cores this process may run on
+#: (``os.sched_getaffinity``), which is how XLA sizes its intra-op thread pool.
+cpu_threads: int | None = None
+
+
+@functools.cache
+def _affinity() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _cpu_threads() -> int:
+    return _affinity() if cpu_threads is None else cpu_threads
 
 
 def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_out: bool,
@@ -394,34 +418,35 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
     """The default kernel for a call: ``"tiled"`` or ``"direct"`` (``dispatch`` overrides it).
 
     ``lead`` is the product of the dimensions before ``dim``, ``row`` of those after it. The
-    rule comes from the measurements in ``docs/benchmarks.md`` (section index_select),
-    single-threaded CPU, repeated because the machine is shared:
+    rule comes from the measurements in ``docs/benchmarks.md`` (section index_select) and
+    ``docs/index_select.md``, one core, repeated because the machine is shared. Since the
+    tiled loop writes into an uninitialised buffer (:func:`uninitialized`), fresh outputs and
+    ``out=`` follow the same rule (``donated_out`` no longer changes it):
 
-    * fresh output: the tiled loop must zero-fill its loop-carried output first (XLA:CPU has no
-      uninitialised buffers), an extra pass over the output that it does not win back
-      (tiled 1.1-2.1x the direct gather) -> direct;
-    * ``out=`` into a donated buffer: both kernels write in place (the direct gather through a
-      full-size ``dynamic_update_slice``). With leading dimensions and long rows
-      (``[8, 4096, 512]`` on dim -2: a batch of row copies) the tiled loop's contiguous row
-      copies beat XLA:CPU's gather emitter (median 0.6-0.8x in 5 of 6 runs) -> tiled; a pure
-      row gather (``lead == 1``, an embedding lookup: XLA's gather is already a row copy) and
-      short rows (``dim=-1``) measured equal or slower -> direct;
+    * CPU, one thread: for short rows under leading dimensions (a column gather, ``dim=-1``;
+      ``row * itemsize < TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.76-0.92:
+      it casts the index once, where XLA's fused gather re-normalises it for every output
+      element) -> tiled when the output is more than one tile. Everywhere else — row
+      gathers (embedding lookups) and batches of long rows — both kernels measured equal
+      (0.95-1.07) -> direct, one fusion and the shorter compile;
+    * CPU, several threads: XLA splits a large gather fusion over its intra-op thread pool,
+      a ``while`` loop runs on one thread -> direct;
     * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile -> direct.
 
-    >>> choose_kernel("cpu", (8, 2048, 512), 4, donated_out=True, lead=8, row=512)
-    'tiled'
-    >>> choose_kernel("cpu", (8, 2048, 512), 4, donated_out=False, lead=8, row=512)
-    'direct'
+    >>> choose_kernel("cpu", (4096, 1024), 4, False, lead=4096, row=1) in ("tiled", "direct")
+    True
     >>> choose_kernel("cpu", (16384, 256), 4, donated_out=True, lead=1, row=256)
+    'direct'
+    >>> choose_kernel("gpu", (4096, 1024), 4, False, lead=4096, row=1)
     'direct'
     """
     if dispatch != "auto":
         return dispatch
-    if backend != "cpu" or not donated_out or lead <= 1:
+    if backend != "cpu" or _cpu_threads() > 1:
         return "direct"
-    if row * itemsize < TILED_OUT_MIN_ROW_BYTES:
+    if lead <= 1 or row * itemsize >= TILED_MAX_ROW_BYTES:
         return "direct"
-    return "tiled" if math.prod(oshape) * itemsize >= TILE_BUDGET["cpu"] else "direct"
+    return "tiled" if math.prod(oshape) * itemsize > TILE_BUDGET["cpu"] else "direct"
 
 
 def _backend(v: Any) -> str:
@@ -503,7 +528,7 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
                 "jaxtensor.empty(shape, dtype=x.dtype)"
             )
         donated = out._view is None and out._storage.can_donate() and not traced
-    if tile is None and (donated or dispatch != "auto"):
+    if tile is None:
         kind = choose_kernel(_backend(xv), oshape, np.dtype(xv.dtype).itemsize, donated,
                              math.prod(xv.shape[:d]), math.prod(xv.shape[d + 1:]))
         if kind == "tiled":
