@@ -7,47 +7,21 @@ affects both alike; the ratio is what the issue's "≤ 1.0× raw eager jnp" targ
 
 from __future__ import annotations
 
-import os
-
-os.environ["XLA_FLAGS"] = (
-    os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false "
-    "intra_op_parallelism_threads=1"
-)
-
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-
+import _common  # single-threaded XLA: imported before jax
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 import jaxtensor as jt  # noqa: E402
 
 block = jax.block_until_ready
-
-
-def interleaved(f: Callable[[], object], g: Callable[[], object], rounds: int = 25,
-                n: int = 1000) -> tuple[float, float]:
-    f()
-    g()
-    best_f = best_g = float("inf")
-    for _ in range(rounds):
-        for fn, slot in ((f, 0), (g, 1)):
-            t0 = time.perf_counter()
-            for _ in range(n):
-                fn()
-            dt = (time.perf_counter() - t0) / n * 1e6
-            if slot == 0:
-                best_f = min(best_f, dt)
-            else:
-                best_g = min(best_g, dt)
-    return best_f, best_g
+interleaved = _common.interleaved
 
 
 def main() -> None:
-    a, b = jt.ones(10), jt.ones(10)
-    ja, jb = jnp.ones(10), jnp.ones(10)
-    y = jt.reshape(jt.arange(100.0), (10, 10))
-    jy = jnp.arange(100.0).reshape(10, 10)
+    a, b = jt.ones(10, dtype=jt.float32), jt.ones(10, dtype=jt.float32)
+    ja, jb = jnp.ones(10, jnp.float32), jnp.ones(10, jnp.float32)
+    y = jt.reshape(jt.arange(100.0, dtype=jt.float32), (10, 10))
+    jy = jnp.arange(100.0, dtype=jnp.float32).reshape(10, 10)
     cases = {
         "a + b (10 elements)": (lambda: block((a + b)._value()), lambda: block(ja + jb)),
         "a * 2.0 (10 elements)": (lambda: block((a * 2.0)._value()), lambda: block(ja * 2.0)),

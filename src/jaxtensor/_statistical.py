@@ -307,8 +307,7 @@ def _install_methods() -> None:
 
     def sum_method(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
                    *, dim: Any = None, keepdim: bool = False) -> Tensor:
-        if (axis is None and dim is None and dtype is None and not keepdims and not keepdim
-                and self._view is None):
+        if axis is None and dtype is None and dim is None and not (keepdims or keepdim):
             v = self._value()
             fn = _sum_all.get(v.dtype)
             if fn is not None:
