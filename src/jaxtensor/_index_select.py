@@ -424,11 +424,12 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
     ``out=`` follow the same rule (``donated_out`` no longer changes it):
 
     * CPU, one thread: for short rows under leading dimensions (a column gather, ``dim=-1``;
-      ``row * itemsize < TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.76-0.92:
-      it casts the index once, where XLA's fused gather re-normalises it for every output
-      element) -> tiled when the output is more than one tile. Everywhere else — row
-      gathers (embedding lookups) and batches of long rows — both kernels measured equal
-      (0.95-1.07) -> direct, one fusion and the shorter compile;
+      ``row * itemsize < TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.75-0.92
+      in repeated runs; XLA:CPU's code for one gather over the whole output is slower there
+      than for the same gather per tile, see ``docs/index_select.md``) -> tiled when the
+      output is more than one tile. Everywhere else — row gathers (embedding lookups) and
+      batches of long rows — both kernels measured equal (0.95-1.08) -> direct, one fusion
+      and the shorter compile;
     * CPU, several threads: XLA splits a large gather fusion over its intra-op thread pool,
       a ``while`` loop runs on one thread -> direct;
     * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile -> direct.
