@@ -40,6 +40,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
@@ -47,6 +48,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 from jax.experimental import checkify
 
 from . import _indexing, _storage, _view
@@ -58,6 +60,7 @@ __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
 Tracer = jax.core.Tracer
 _EvalTrace = jax._src.core.EvalTrace
 _IDX = _view._IDX_NP
+_IDX_SIZE = np.dtype(_IDX).itemsize
 
 # jax.jit options that name argument positions or outputs: they would not mean what the user
 # expects, since the compiled function takes storages, not the user's arguments.
@@ -73,10 +76,16 @@ _REJECTED = {
 
 
 # argument types that are pytree leaves as they are (no flattening needed)
-_FLAT_LEAF = frozenset({Tensor, int, float, bool, complex, np.ndarray, type(jnp.zeros(0))})
+_ArrayImpl = type(jnp.zeros(0))
+_FLAT_LEAF = frozenset({Tensor, int, float, bool, complex, np.ndarray, _ArrayImpl})
+# ... and those of them that are passed to XLA as they are
+_PLAIN_LEAF = frozenset({int, float, bool, complex, np.ndarray, _ArrayImpl})
 
 
 _ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, Tracer)
+_core = jax._src.core
+_trace_state = _core.trace_state_strong_ref  # .value: the current trace
+_getrefcount = sys.getrefcount
 
 
 def _all_flat(args: Sequence) -> bool:
@@ -92,7 +101,7 @@ def _is_tensor(x: Any) -> bool:
 
 # -- bounds checks under jaxtensor.jit ------------------------------------------------------
 def _checkify_bounds(i: Any, n: int, axis: int) -> None:
-    """The ``_indexing.traced_bounds_checks`` hook: a checkify check on traced index values."""
+    """The ``_indexing.traced_bounds_checks`` hook of the general mode: a checkify check."""
     i = jnp.asarray(i)
     if i.size == 0:
         return
@@ -106,6 +115,84 @@ def _checkify_bounds(i: Any, n: int, axis: int) -> None:
     )
 
 
+class _NeedCheckify(BaseException):  # noqa: N818 - control flow, never seen by users
+    """A bounds check was emitted inside a nested trace (a loop body, ``cond``, ``vmap``, a
+    nested jit): the simple checks cannot carry it out; retrace with checkify."""
+
+    def __init__(self, owner: Any) -> None:
+        super().__init__()
+        self.owner = owner
+
+
+class _BoundsChecks:
+    """The ``_indexing.traced_bounds_checks`` hook of the fast mode.
+
+    Each check made at the top level of the traced function is recorded (whether it fails,
+    the first offending value, and the static axis and size of its message); at the end of
+    the trace they fold into one small output, ``[code, value]``: ``code`` is 0 when every
+    check passed, else 1 + the number of the first failing one. The fold is a chain of
+    scalar selects, which XLA fuses into one kernel (stacking the flags into a vector and
+    reducing it costs XLA:CPU a kernel per operand). Reading the output is one small
+    device-to-host transfer; a function that makes no check has no such output at all.
+    A check inside a nested trace (a loop body, ``cond``, ``vmap``) cannot be carried out
+    this way: it raises :class:`_NeedCheckify`, and the function is traced again with
+    ``jax.experimental.checkify``, which threads the error through control flow.
+    """
+
+    __slots__ = ("owner", "trace", "items", "msgs")
+
+    def __init__(self, owner: Any, trace: Any) -> None:
+        self.owner = owner
+        self.trace = trace
+        self.items: list[tuple[Any, Any]] = []
+        self.msgs: list[tuple[int, int, bool]] = []
+
+    def __call__(self, i: Any, n: int, axis: int) -> None:
+        if current_trace() is not self.trace:
+            raise _NeedCheckify(self.owner)
+        i = jnp.asarray(i)
+        if i.size == 0:
+            return
+        dt = np.dtype(i.dtype)
+        # unsigned values too large for the index dtype wrap when converted: compare them
+        # in their own dtype, and undo the wrap on the host
+        wrap = dt.kind == "u" and dt.itemsize >= _IDX_SIZE
+        if wrap:
+            fail = i >= n
+            v = i.astype(_IDX)
+        else:
+            v = i.astype(_IDX)
+            fail = (v < -n) | (v >= n)
+        if i.ndim:
+            fail = fail.ravel()
+            first = jnp.argmax(fail)  # the first offending value
+            v = v.ravel()[first]
+            fail = fail[first]
+        self.items.append((fail, v))
+        self.msgs.append((axis, n, wrap))
+
+    def output(self) -> Any:
+        code = bad = lax.full((), 0, _IDX)
+        for j in range(len(self.items) - 1, -1, -1):  # the first failing check wins
+            fail, v = self.items[j]
+            code = lax.select(fail, lax.full((), j + 1, _IDX), code)
+            bad = lax.select(fail, v, bad)
+        return jnp.stack([code, bad])
+
+
+def _check_error(checks: tuple, chk: Any) -> IndexError | None:
+    """The ``IndexError`` of the first failing check in ``chk`` (``[code, value]``), or None."""
+    c = np.asarray(chk)
+    code = int(c[0])
+    if not code:
+        return None
+    axis, n, unsigned = checks[code - 1]
+    v = int(c[1])
+    if unsigned:
+        v %= 1 << (8 * _IDX_SIZE)
+    return IndexError(f"index {v} is out of bounds for axis {axis} with size {n}")
+
+
 _CHECK_SUFFIX = re.compile(r"\s*\(`check` failed\)\s*$")
 
 
@@ -113,24 +200,43 @@ def _index_error(msg: str) -> IndexError:
     return IndexError(_CHECK_SUFFIX.sub("", msg.split("\n")[0]))
 
 
-# -- the output of a traced call: arrays as children, the static description as aux -------
-class _Out:
-    """Pytree carrying the storage finals, new storages and results out of the trace.
+# -- what a trace found, returned with the arrays -------------------------------------------
+class _Aux:
+    """The static side of one trace of a compiled function.
 
-    ``aux`` holds everything static (which storages were written, how results rebuild
-    into Tensors), so it comes back from ``jax.jit`` unchanged with the arrays.
+    The compiled function returns ``{aux: arrays}``: a one-entry dict whose key is this
+    object (hashed by identity), so each call gets back, from JAX's C++ dispatch, the
+    description that matches the variant JAX ran (JAX keeps one trace per input shapes and
+    dtypes) without any Python pytree code. ``arrays`` is the flat tuple of the final
+    values of the ``written`` storages, the new storages of the results, the results' own
+    leaves, and, when the trace made bounds checks, their ``[code, value]`` output.
     """
 
-    __slots__ = ("aux", "children")
+    __slots__ = ("written", "out_tree", "out_desc", "n_new", "checks", "none")
 
-    def __init__(self, aux: Hashable, children: tuple) -> None:
-        self.aux = aux
-        self.children = children
+    def __init__(self, written: tuple, out_tree: Any, out_desc: tuple, n_new: int,
+                 checks: tuple) -> None:
+        self.written = written
+        self.out_tree = out_tree
+        self.out_desc = out_desc
+        self.n_new = n_new
+        self.checks = checks  # (axis, size, unsigned) of each check, in program order
+        self.none = not out_desc and out_tree == _NONE_TREE  # the function returns None
 
 
-jax.tree_util.register_pytree_node(
-    _Out, lambda o: (o.children, o.aux), lambda aux, ch: _Out(aux, ch)
-)
+_NONE_TREE = jax.tree_util.tree_structure(None)
+
+
+class _Plan:
+    """One compiled variant: the jitted function and how its output comes back."""
+
+    __slots__ = ("fn", "checkify", "donated", "positions")
+
+    def __init__(self, fn: Callable, checkify: bool, donated: tuple, positions: tuple) -> None:
+        self.fn = fn
+        self.checkify = checkify
+        self.donated = donated
+        self.positions = positions  # where each storage's array goes among the arguments
 
 
 class _ReadHook:
@@ -181,8 +287,41 @@ def _starts_out(view: _view.View) -> tuple[tuple | None, Any]:
     return tuple(int(v) for v in s), None
 
 
+def _layout(spec: tuple) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
+    """Where the compiled function of ``spec`` finds its inputs: the argument position of
+    each storage's array, of each other (non-Tensor) leaf, and of the view starts.
+
+    The arrays come in the order of the leaves: a Tensor whose storage is new contributes
+    its storage's array, a number or array itself; the storages of closed-over Tensors
+    follow, then the starts of the argument views (one array), if any.
+    """
+    desc, n_st, n_starts = spec[1], spec[4], spec[5]
+    positions: list[int] = []
+    others: list[int] = []
+    pos = 0
+    for d in desc:
+        if d is None:
+            others.append(pos)
+            pos += 1
+        elif type(d[0]) is int and d[0] == len(positions):
+            positions.append(pos)
+            pos += 1
+    while len(positions) < n_st:
+        positions.append(pos)
+        pos += 1
+    return tuple(positions), tuple(others), (pos if n_starts else None)
+
+
 class _Jitted:
-    """A function compiled by :func:`jit`; call it like the original function."""
+    """A function compiled by :func:`jit`; call it like the original function.
+
+    A call is planned once per *call signature*: which arguments are Tensors, which of them
+    share a storage, their view structures, which buffers can be donated, and the static
+    arguments. The plan holds the jitted function; a repeat call with the same signature
+    checks it, flushes queued scalar writes, calls the jitted function with the storages'
+    arrays and writes the results back. Plain calls (positional Tensors and numbers, no
+    two sharing a storage) take a short path that does only that.
+    """
 
     def __init__(
         self,
@@ -202,10 +341,17 @@ class _Jitted:
         # closed-over storages the function reads or writes (weakly: one that nothing else
         # holds any more is dropped, and the function recompiled without it)
         self._implicit: list[weakref.ref[Storage]] = []
-        self._compiled: dict[Hashable, Callable] = {}
+        # bounds checks: the fast mode (_BoundsChecks) until a check inside a nested trace
+        # needs checkify
+        self._own_checks = True
+        self._plans: dict[Hashable, _Plan] = {}
+        # the short path's plans, keyed by a signature of plain positional calls (None: no
+        # short path, the function has static positional arguments)
+        self._fast: dict[Hashable, _Plan] | None = None if static_argnums else {}
         # what a trace started by the current call needs (read at the start of _body, so a
         # recursive call overwriting it later is harmless)
-        self._ctx: tuple[list[Storage], list[Any], Any] | None = None
+        self._ctx: list[Storage] | None = None
+        self._ctx_outer: Any = None  # (None: the top level)
         self._flat_trees: dict[int, Any] = {}
         functools.update_wrapper(self, fn)
 
@@ -219,16 +365,133 @@ class _Jitted:
 
     # -- calling ----------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fast = self._fast
+        if fast is None or kwargs or type(_trace_state.value) is not _EvalTrace:
+            return self._call_retrying(args, kwargs, None)
+        # The short path: positional Tensors (no two sharing a storage) and numbers or
+        # arrays, at the top level. Its key: per argument, None for a number or array, and
+        # for a Tensor whether its buffer can be donated (and its view structure). The
+        # compiled function takes the arrays in argument order (see _layout).
+        key: list[Any] = []
+        sts: list[Storage] = []
+        inputs: list[Any] = []
+        starts: list[Any] | None = None
+        donate = self._donate
+        for a in args:
+            ta = type(a)
+            if ta is Tensor:
+                st = a._storage
+                if st in sts:
+                    break
+                if st._pending is not None:
+                    st._flush()
+                if type(st._array) is not _ArrayImpl:
+                    break
+                # (refcount 2: the storage's slot and getrefcount's argument)
+                d = donate and not st.exported and _getrefcount(st._array) <= 2
+                v = a._view
+                if v is None:
+                    key.append(d if a._base is None else (d,))
+                else:
+                    key.append((d, v.key))
+                    if v.starts:
+                        if starts is None:
+                            starts = []
+                        starts.extend(v.starts)
+                sts.append(st)
+                inputs.append(st._array)
+            elif ta in _PLAIN_LEAF:
+                key.append(None)
+                inputs.append(a)
+            else:
+                break
+        else:
+            implicit = self._implicit
+            for r in implicit:  # closed-over storages follow the arguments'
+                st = r()
+                if st is None or st in sts:
+                    break
+                if st._pending is not None:
+                    st._flush()
+                if type(st._array) is not _ArrayImpl:
+                    break
+                key.append(donate and not st.exported and _getrefcount(st._array) <= 2)
+                sts.append(st)
+                inputs.append(st._array)
+            else:
+                # (the implicit storages change only with a _forget() of the short path's plans)
+                plan = fast.get(tuple(key))
+                if plan is None:
+                    # no plan yet: the general path makes one (and registers it under key)
+                    del inputs
+                    return self._call_retrying(args, kwargs, (tuple(key), sts, tuple([
+                        donate and not st.exported and _getrefcount(st._array) <= 2
+                        for st in sts])))
+                if starts is not None:
+                    inputs.append(np.array(starts, dtype=_IDX))
+                self._ctx = sts
+                try:
+                    res = plan.fn(*inputs)
+                except (_Discovered, _NeedCheckify) as e:
+                    # a retrace (new shapes) found more to do: the general path takes over
+                    self._ctx = None
+                    exc = e.with_traceback(None)
+                    del inputs
+                    return self._call_retrying(args, {}, None, exc)
+                finally:
+                    self._ctx = None
+                del inputs
+                if plan.checkify:
+                    return self._finish(plan, res, sts, list(args))
+                aux, outs = res.popitem()
+                if aux.checks and _check_error(aux.checks, outs[-1]) is not None:
+                    return self._finish(plan, {aux: outs}, sts, list(args))
+                w = aux.written
+                if w:
+                    if len(w) == 1:
+                        st = sts[w[0]]
+                        st._array = outs[0]
+                        st.version += 1
+                        st.exported = False
+                    else:
+                        for k, arr in zip(w, outs):
+                            st = sts[k]
+                            st._array = arr
+                            st.version += 1
+                            st.exported = False
+                if aux.none:
+                    return None
+                return self._results(aux, outs, sts, list(args))
+        del inputs
+        return self._call_retrying(args, kwargs, None)
+
+    def _call_retrying(self, args: tuple, kwargs: dict, pre: Any,
+                       exc: BaseException | None = None) -> Any:
         while True:
-            try:
-                return self._call(args, kwargs)
-            except _Discovered as d:
-                if any(r() is d.storage for r in self._implicit):  # pragma: no cover
+            if exc is None:
+                try:
+                    return self._call(args, kwargs, pre)
+                except (_Discovered, _NeedCheckify) as e:
+                    exc = e.with_traceback(None)
+            pre = None
+            if isinstance(exc, _Discovered):
+                if any(r() is exc.storage for r in self._implicit):  # pragma: no cover
                     raise TracerLeakError(
                         "a closed-over Tensor is written in a nested trace inside the "
                         "jaxtensor.jit function; pass it through the loop carry instead"
                     ) from None
-                self._implicit.append(weakref.ref(d.storage))
+                self._implicit.append(weakref.ref(exc.storage))
+            elif exc.owner is not self or type(_trace_state.value) is not _EvalTrace:
+                raise exc  # (for the jaxtensor.jit call at the top level to handle)
+            else:
+                self._own_checks = False
+            exc = None
+            self._forget()
+
+    def _forget(self) -> None:
+        """Drop the plans of the short path (the implicit inputs or the check mode changed)."""
+        if self._fast is not None:
+            self._fast = {}
 
     def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
         if not kwargs and not self._static_argnums:
@@ -259,7 +522,11 @@ class _Jitted:
             ) from None
         return dyn_args, dyn_kwargs, static_t
 
-    def _call(self, args: tuple, kwargs: dict) -> Any:
+    def _call(self, args: tuple, kwargs: dict, pre: Any) -> Any:
+        """The general path: any arguments (pytrees, kwargs, static, aliasing), any trace.
+
+        ``pre``: (key, storages) of the short path when it found no plan: the plan made
+        here is registered under that key when its storages and donation agree."""
         dyn_args, dyn_kwargs, static = self._split(args, kwargs)
         if not dyn_kwargs and _all_flat(dyn_args):
             # the common case, without the cost of a general flatten
@@ -275,9 +542,8 @@ class _Jitted:
         sid: dict[int, int] = {}
         desc: list[Any] = []
         starts: list[Any] = []
-        others: list[Any] = []
+        inputs: list[Any] = []  # the compiled function's arguments (see _layout)
         seen: dict[int, int] = {}
-        first_tensor: dict[int, Tensor] = {}
         for j, x in enumerate(leaves):
             if isinstance(x, Tensor):
                 prev = seen.get(id(x))
@@ -290,8 +556,7 @@ class _Jitted:
                 if k is None:
                     k = sid[id(st)] = len(storages)
                     storages.append(st)
-                if k not in first_tensor or x._view is None:
-                    first_tensor[k] = x
+                    inputs.append(None)  # its array, once donation is decided
                 v = x._view
                 if v is None:
                     desc.append((k, None, 0, x._base is not None))
@@ -300,7 +565,7 @@ class _Jitted:
                     starts.extend(v.starts)
             elif type(x) in _FLAT_LEAF or isinstance(x, _ARRAY_TYPES):
                 desc.append(None)
-                others.append(x)
+                inputs.append(x)
             else:
                 # not something JAX can trace (a string, an object, a function): static,
                 # as if named in static_argnums (methods get ``self`` this way)
@@ -316,63 +581,107 @@ class _Jitted:
             live = [st for st in (r() for r in self._implicit) if st is not None]
             if len(live) != len(self._implicit):
                 self._implicit = [weakref.ref(st) for st in live]
+                self._forget()
             for st in live:
                 if id(st) not in sid:
                     sid[id(st)] = len(storages)
                     storages.append(st)
+                    inputs.append(None)
             implicit = tuple([sid[id(st)] for st in live])
             del live
 
         outer = current_trace()
         nested = not isinstance(outer, _EvalTrace)
         if nested:
-            check = None  # no checkify inside another trace: inherit the outer setting
-            checks = bool(self._check_bounds and _indexing.traced_bounds_checks)
+            # no checks of its own inside another trace: those of the outer jaxtensor.jit
+            # (if any) apply, in its mode
+            hooks = _indexing.traced_bounds_checks
+            if self._check_bounds and hooks:
+                check = ("inherit", type(hooks[0]) is _BoundsChecks)
+            else:
+                check = None
+        elif not self._check_bounds:
+            check = None
         else:
-            check = checks = self._check_bounds
+            check = "own" if self._own_checks else "checkify"
         # (inside another trace nothing is donated: the outer computation owns the buffers)
         if self._donate and not nested:
-            donated = tuple([st.can_donate() for st in storages])
+            for st in storages:
+                if st._pending is not None:
+                    st._flush()
+            donated = tuple([
+                not st.exported and type(st._array) is _ArrayImpl
+                and _getrefcount(st._array) <= 2 for st in storages])
         else:
             donated = (False,) * len(storages)
         spec = (treedef, tuple(desc), static, len(args), len(storages), len(starts),
-                implicit, donated, check, checks)
-        fn = self._compiled.get(spec)
-        if fn is None:
-            fn = self._compile(spec)
+                implicit, donated, check)
+        plan = self._plans.get(spec)
+        if plan is None:
+            plan = self._compile(spec)
+        if pre is not None and pre[1] == storages and pre[2] == donated and not nested:
+            self._fast[pre[0]] = plan
 
-        inputs: list[Any] = [st.array for st in storages]
+        for k, p in enumerate(plan.positions):
+            inputs[p] = storages[k].array
         if starts:
             if any(isinstance(s, Tracer) for s in starts):
                 inputs.append(jnp.stack([jnp.asarray(s, _IDX) for s in starts]))
             else:
                 inputs.append(np.array(starts, dtype=_IDX))
-        inputs.extend(others)
-        self._ctx = (storages, leaves, outer)
-        result = fn(*inputs)
-        self._ctx = None
+        self._ctx = storages
+        self._ctx_outer = outer
+        try:
+            result = plan.fn(*inputs)
+        finally:
+            self._ctx = self._ctx_outer = None
         del inputs
-        if check:
-            err, out = result
+        return self._finish(plan, result, storages, leaves)
+
+    def _finish(self, plan: _Plan, result: Any, storages: list[Storage], leaves: list[Any]
+                ) -> Any:
+        """Write back, raise a failed bounds check, rebuild the results."""
+        if plan.checkify:
+            err, result = result
             msg = err.get()
+            error = None if msg is None else _index_error(msg)
         else:
-            out, msg = result, None
-        written, out_tree, out_desc = out.aux
-        finals, new_arrays, out_vals = out.children
-        if msg is None or any(donated):
+            error = None
+        for aux, outs in result.items():  # noqa: B007 - the one entry
+            pass
+        if aux.checks:
+            error = _check_error(aux.checks, outs[-1])
+        if error is None or any(plan.donated):
             # After a failed check the finals are installed only when buffers were donated
             # (the old ones are gone); with donate=False a failed call changes nothing.
-            for k, arr in zip(written, finals):
+            for k, arr in zip(aux.written, outs):
                 storages[k].set(arr)
-        if msg is not None:
-            raise _index_error(msg)
-        if not out_desc:
-            return out_tree.unflatten(())
-        return self._rebuild(out_tree, out_desc, out_vals, new_arrays, storages, leaves,
-                             first_tensor)
+        if error is not None:
+            raise error
+        if aux.none:
+            return None
+        return self._results(aux, outs, storages, leaves)
+
+    def _results(self, aux: _Aux, outs: tuple, storages: list[Storage], leaves: list[Any]
+                 ) -> Any:
+        if not aux.out_desc:
+            return aux.out_tree.unflatten(())
+        nw = len(aux.written)
+        new_arrays = outs[nw:nw + aux.n_new]
+        out_vals = outs[nw + aux.n_new:nw + aux.n_new + len(aux.out_desc)]
+        return self._rebuild(aux.out_tree, aux.out_desc, out_vals, new_arrays, storages,
+                             leaves)
 
     def _rebuild(self, out_tree: Any, out_desc: tuple, out_vals: Sequence, new_arrays: Sequence,
-                 storages: list[Storage], leaves: list[Any], first: dict[int, Tensor]) -> Any:
+                 storages: list[Storage], leaves: list[Any]) -> Any:
+        first: dict[int, Tensor] = {}  # per storage: the base Tensor among the arguments,
+        if any(d is not None and d[0] == "A" for d in out_desc):  # or the first one
+            sid = {id(st): k for k, st in enumerate(storages)}
+            for x in leaves:
+                if isinstance(x, Tensor):
+                    k = sid[id(x._storage)]
+                    if k not in first or x._view is None:
+                        first[k] = x
         news: dict[int, Tensor] = {}
         res = []
         for d, val in zip(out_desc, out_vals):
@@ -410,28 +719,28 @@ class _Jitted:
         return jax.tree_util.tree_unflatten(out_tree, res)
 
     # -- tracing ----------------------------------------------------------------------
-    def _compile(self, spec: tuple) -> Callable:
+    def _compile(self, spec: tuple) -> _Plan:
         donated = spec[7]
         check = spec[8]
         body = functools.partial(self._body, spec)
-        if check:
+        if check == "checkify":
             body = checkify.checkify(body, errors=checkify.user_checks)
-        donate_argnums = tuple(i for i, d in enumerate(donated) if d)
+        positions, _, _ = _layout(spec)
+        donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
         fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
-        self._compiled[spec] = fn
-        return fn
+        plan = self._plans[spec] = _Plan(fn, check == "checkify", donated, positions)
+        return plan
 
-    def _body(self, spec: tuple, *inputs: Any) -> _Out:
-        (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, _check,
-         checks) = spec
-        storages, caller_leaves, outer = self._ctx
-        arrays = inputs[:n_st]
-        pos = n_st
-        starts = None
-        if n_starts:
-            starts = inputs[pos]
-            pos += 1
-        others = list(inputs[pos:])
+    def _body(self, spec: tuple, *inputs: Any) -> dict:
+        (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
+        storages = self._ctx
+        outer = self._ctx_outer
+        if outer is None:  # called by the short path: at the top level
+            outer = _core.eval_trace
+        positions, other_pos, starts_pos = _layout(spec)
+        arrays = [inputs[p] for p in positions]
+        others = [inputs[p] for p in other_pos]
+        starts = None if starts_pos is None else inputs[starts_pos]
         trace = current_trace()
         saved = [(st.array, st.trace, st.exported) for st in storages]
         hooks = list(_indexing.traced_bounds_checks)
@@ -461,9 +770,18 @@ class _Jitted:
                 st.exported = False
                 st.version += 1
             _storage._foreign_write_handler.append(adopt)
-            _indexing.traced_bounds_checks[:] = [_checkify_bounds] if checks else []
-            # reading a view's cache checks ``version`` only: hook both
-            hooked = {a: Storage.__dict__[a] for a in ("array", "version")}
+            collector = None
+            if check == "own":
+                collector = _BoundsChecks(self, trace)
+                _indexing.traced_bounds_checks[:] = [collector]
+            elif check == "checkify":
+                _indexing.traced_bounds_checks[:] = [_checkify_bounds]
+            elif check is None:
+                _indexing.traced_bounds_checks[:] = []
+            # (else nested in a checked jaxtensor.jit: its hooks stay)
+            # reading a view's cache checks ``version`` only, hot paths read the ``_array``
+            # slot directly: hook all three
+            hooked = {a: Storage.__dict__[a] for a in ("array", "_array", "version")}
             for a, d in hooked.items():
                 setattr(Storage, a, _ReadHook(d, on_read))
             rebuilt: list[Any] = []
@@ -542,8 +860,13 @@ class _Jitted:
                     s_static, s_dyn = _starts_out(v)
                     out_desc.append((kind, k, v.key, s_static))
                     out_vals.append(s_dyn)
-            aux = (written, out_tree, tuple(out_desc))
-            return _Out(aux, (finals, new_arrays, out_vals))
+            outs = finals + new_arrays + out_vals
+            checks: tuple = ()
+            if collector is not None and collector.items:
+                outs.append(collector.output())
+                checks = tuple(collector.msgs)
+            aux = _Aux(written, out_tree, tuple(out_desc), len(new_arrays), checks)
+            return {aux: tuple(outs)}
         finally:
             for a, d in locals().get("hooked", {}).items():
                 setattr(Storage, a, d)
