@@ -149,6 +149,30 @@ def test_interleaved_writes_match_numpy(program):
     np.testing.assert_array_equal(np.asarray(tv), av)
 
 
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 4)])
+def test_single_queued_write_into_nd_base(shape):
+    t = jt.zeros(shape)
+    a = np.zeros(shape, np.float32)
+    held = None
+    for k, pos in enumerate(np.ndindex(*shape)):
+        neg = tuple(p - n for p, n in zip(pos, shape))  # negative indices too
+        t[pos if k % 2 else neg] = float(k + 1)  # one queued write ...
+        a[pos] = k + 1
+        np.testing.assert_array_equal(np.asarray(t), a)  # ... applied alone at the read
+        if k == 3:
+            held = t.to_jax()
+            held_before = np.array(held)
+    np.testing.assert_array_equal(np.asarray(held), held_before)
+    origin = (0,) * len(shape)
+    t[origin] = -2.0  # np.asarray above exported the buffer: this flush must copy it
+    t._value()
+    p0 = buffer(t)
+    t[origin] = -1.0
+    t._value()
+    assert buffer(t) == p0  # this flush updated the (unexported) buffer in place
+    assert float(t[origin]) == -1.0
+
+
 def test_many_queued_writes_last_wins():
     t = jt.zeros(3, dtype=jt.int32)
     for k in range(1000):
