@@ -210,9 +210,11 @@ def overheads() -> list[tuple[str, float, float, float | None]]:
         rows.append((name, *_common.interleaved(f, g), per_call(h, 2000)))
     big_a, big_b = jt.ones(10**7, dtype=jt.float32), jt.ones(10**7, dtype=jt.float32)
     jba, jbb = jnp.ones(10**7, jnp.float32), jnp.ones(10**7, jnp.float32)
-    rows.append(("large a + b (10^7 elements)",
-                 per_call(lambda: block((big_a + big_b)._value()), 20),
-                 per_call(lambda: block(jba + jbb), 20), None))
+    rows.append(("large a + b (10^7 elements)", *_common.interleaved(
+        lambda: block((big_a + big_b)._value()), lambda: block(jba + jbb), rounds=10, n=20),
+        None))
+    rows.append(("large x.sum() (10^7 elements)", *_common.interleaved(
+        lambda: block(big_a.sum()._value()), lambda: block(jba.sum()), rounds=10, n=20), None))
     base = jt.zeros((1000, 1000))
     view = base[10:20, 5]
 
@@ -390,7 +392,7 @@ def main() -> None:
         lines.append(f"| {name} | {fmt(a)}{ratio} | {fmt(b)} | {fmt(c)} |")
     lines += [
         "",
-        "The small operations and view creation are timed with jaxtensor and raw eager `jnp` "
+        "The small and large operations and view creation are timed with jaxtensor and raw eager `jnp` "
         "in alternating rounds of calls (best round each), so background load hits both alike; "
         "`python benchmarks/bench_overhead.py` prints the same comparison on its own. Each "
         "includes blocking on the result. A small operation is one cached compiled call "
