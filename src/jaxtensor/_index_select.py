@@ -424,11 +424,11 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
     ``out=`` follow the same rule (``donated_out`` no longer changes it):
 
     * CPU, one thread: for short rows under leading dimensions (a column gather, ``dim=-1``;
-      ``row * itemsize < TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.75-0.92
+      ``row * itemsize < TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.75-0.93
       in repeated runs; XLA:CPU's code for one gather over the whole output is slower there
       than for the same gather per tile, see ``docs/index_select.md``) -> tiled when the
       output is more than one tile. Everywhere else — row gathers (embedding lookups) and
-      batches of long rows — both kernels measured equal (0.95-1.08) -> direct, one fusion
+      batches of long rows — both kernels measured equal within noise (0.94-1.14) -> direct, one fusion
       and the shorter compile;
     * CPU, several threads: XLA splits a large gather fusion over its intra-op thread pool,
       a ``while`` loop runs on one thread -> direct;
@@ -529,11 +529,16 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
                 "jaxtensor.empty(shape, dtype=x.dtype)"
             )
         donated = out._view is None and out._storage.can_donate() and not traced
-    if tile is None:
-        kind = choose_kernel(_backend(xv), oshape, np.dtype(xv.dtype).itemsize, donated,
-                             math.prod(xv.shape[:d]), math.prod(xv.shape[d + 1:]))
+    itemsize = np.dtype(xv.dtype).itemsize
+    # (outputs within the smallest tile budget are one tile: direct on every backend, so
+    # small calls skip the rule)
+    if tile is None and (dispatch != "auto"
+                         or math.prod(oshape) * itemsize > min(TILE_BUDGET.values())):
+        backend = _backend(xv)
+        kind = choose_kernel(backend, oshape, itemsize, donated, math.prod(xv.shape[:d]),
+                             math.prod(xv.shape[d + 1:]))
         if kind == "tiled":
-            tile = default_tile(oshape, np.dtype(xv.dtype).itemsize, _backend(xv))
+            tile = default_tile(oshape, itemsize, backend)
     key = ("jt.index_select", d, tile, neg, checked, n)
 
     if out is not None and out._view is None:
