@@ -287,6 +287,120 @@ def _starts_out(view: _view.View) -> tuple[tuple | None, Any]:
     return tuple(int(v) for v in s), None
 
 
+_MISS = object()  # a guard's answer when the call does not have its signature
+
+
+def _make_guard(key: tuple, args: tuple, donate: bool, plan: _Plan) -> Callable | None:
+    """The short path of :meth:`_Jitted.__call__` specialised to one signature, as Python
+    source: ``guard(jitted, args)`` checks that ``args`` (and the closed-over storages) have
+    that signature and, if so, makes the call and returns its result, else returns
+    ``_MISS`` having changed nothing. It does what the short path does, without building a
+    key, looking it up, or lists of storages and inputs. None for signatures it does not
+    cover (Tensors that are views).
+    """
+    if any(e is not None and type(e) is not bool for e in key):
+        return None
+    n_args = len(args)
+    n_impl = len(key) - n_args
+    src = [
+        "def guard(self, args):",
+        f"    if len(args) != {n_args} or type(_trace_state.value) is not _EvalTrace:",
+        "        return _MISS",
+    ]
+    if n_args:
+        src.append("    " + "".join(f"a{j}, " for j in range(n_args)) + "= args")
+    sts: list[str] = []
+    inputs: list[str] = []
+
+    def storage(st: str, arr: str, d: bool) -> None:
+        for other in sts:
+            src.append(f"    if {st} is {other}:")
+            src.append("        return _MISS")
+        src.append(f"    if {st}._pending is not None:")
+        src.append(f"        {st}._flush()")
+        src.append(f"    {arr} = {st}._array")
+        if donate:
+            # (refcount 3: the storage's slot, the local variable and getrefcount's argument)
+            can = f"not {st}.exported and _getrefcount({arr}) <= 3"
+            src.append(f"    if {'not ' if d else ''}({can}):")
+            src.append("        return _MISS")
+        sts.append(st)
+        inputs.append(arr)
+
+    for j in range(n_args):
+        e = key[j]
+        if e is None:
+            # (the type seen now first: a quicker test)
+            src.append(f"    t = type(a{j})")
+            src.append(f"    if t is not {type(args[j]).__name__} and t not in _PLAIN_LEAF:")
+            src.append("        return _MISS")
+            inputs.append(f"a{j}")
+        else:
+            src.append(f"    if type(a{j}) is not Tensor or a{j}._view is not None or "
+                       f"a{j}._base is not None:")
+            src.append("        return _MISS")
+            src.append(f"    st{j} = a{j}._storage")
+            storage(f"st{j}", f"arr{j}", e)
+    if n_impl:
+        src.append("    implicit = self._implicit")
+        src.append(f"    if len(implicit) != {n_impl}:")
+        src.append("        return _MISS")
+        for m in range(n_impl):
+            src.append(f"    im{m} = implicit[{m}]()")
+            src.append(f"    if im{m} is None:")
+            src.append("        return _MISS")
+            storage(f"im{m}", f"imarr{m}", key[n_args + m])
+    src += [
+        f"    sts = [{', '.join(sts)}]",
+        "    self._ctx = sts",
+        "    try:",
+        f"        res = fn({', '.join(inputs)})",
+        "    except (_Discovered, _NeedCheckify) as e:",
+        "        self._ctx = None",
+        "        return self._call_retrying(args, {}, None, e.with_traceback(None))",
+        "    finally:",
+        "        self._ctx = None",
+    ]
+    if plan.checkify:
+        src.append("    return self._finish(plan, res, sts, list(args))")
+    else:
+        src += [
+            "    aux, outs = res.popitem()",
+            "    if aux.checks and _check_error(aux.checks, outs[-1]) is not None:",
+            "        return self._finish(plan, {aux: outs}, sts, list(args))",
+        ]
+        if len(sts) == 1:  # written: () or (0,)
+            src += [
+                "    if aux.written:",
+                f"        {sts[0]}._array = outs[0]",
+                f"        {sts[0]}.version += 1",
+                f"        {sts[0]}.exported = False",
+            ]
+        else:
+            src += [
+                "    for k, arr in zip(aux.written, outs):",
+                "        st = sts[k]",
+                "        st._array = arr",
+                "        st.version += 1",
+                "        st.exported = False",
+            ]
+        src += [
+            "    if aux.none:",
+            "        return None",
+            "    return self._results(aux, outs, sts, list(args))",
+        ]
+    ns = {
+        "_MISS": _MISS, "_trace_state": _trace_state, "_EvalTrace": _EvalTrace,
+        "_PLAIN_LEAF": _PLAIN_LEAF, "Tensor": Tensor, "_getrefcount": _getrefcount,
+        "_Discovered": _Discovered, "_NeedCheckify": _NeedCheckify,
+        "_check_error": _check_error, "fn": plan.fn, "plan": plan,
+        "int": int, "float": float, "bool": bool, "complex": complex,
+        "ndarray": np.ndarray, "ArrayImpl": _ArrayImpl,
+    }
+    exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
+    return ns["guard"]
+
+
 def _layout(spec: tuple) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
     """Where the compiled function of ``spec`` finds its inputs: the argument position of
     each storage's array, of each other (non-Tensor) leaf, and of the view starts.
@@ -348,6 +462,10 @@ class _Jitted:
         # the short path's plans, keyed by a signature of plain positional calls (None: no
         # short path, the function has static positional arguments)
         self._fast: dict[Hashable, _Plan] | None = None if static_argnums else {}
+        # ... and for the simplest of them (Tensors without views, numbers, arrays), a
+        # function specialised to the signature: the last one used is tried first
+        self._guards: dict[Hashable, Callable] = {}
+        self._guard: Callable | None = None
         # what a trace started by the current call needs (read at the start of _body, so a
         # recursive call overwriting it later is harmless)
         self._ctx: list[Storage] | None = None
@@ -365,6 +483,12 @@ class _Jitted:
 
     # -- calling ----------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        guard = self._guard
+        if guard is not None and not kwargs:
+            # the signature of the last plain call again? (see _make_guard)
+            r = guard(self, args)
+            if r is not _MISS:
+                return r
         fast = self._fast
         if fast is None or kwargs or type(_trace_state.value) is not _EvalTrace:
             return self._call_retrying(args, kwargs, None)
@@ -385,10 +509,9 @@ class _Jitted:
                     break
                 if st._pending is not None:
                     st._flush()
-                if type(st._array) is not _ArrayImpl:
-                    break
-                # (refcount 2: the storage's slot and getrefcount's argument)
-                d = donate and not st.exported and _getrefcount(st._array) <= 2
+                arr = st._array  # (at the top level: a concrete array)
+                # (refcount 3: the storage's slot, arr and getrefcount's argument)
+                d = donate and not st.exported and _getrefcount(arr) <= 3
                 v = a._view
                 if v is None:
                     key.append(d if a._base is None else (d,))
@@ -399,32 +522,33 @@ class _Jitted:
                             starts = []
                         starts.extend(v.starts)
                 sts.append(st)
-                inputs.append(st._array)
+                inputs.append(arr)
             elif ta in _PLAIN_LEAF:
                 key.append(None)
                 inputs.append(a)
             else:
                 break
         else:
-            implicit = self._implicit
-            for r in implicit:  # closed-over storages follow the arguments'
+            arr = None
+            for r in self._implicit:  # closed-over storages follow the arguments'
                 st = r()
                 if st is None or st in sts:
                     break
                 if st._pending is not None:
                     st._flush()
-                if type(st._array) is not _ArrayImpl:
-                    break
                 key.append(donate and not st.exported and _getrefcount(st._array) <= 2)
                 sts.append(st)
                 inputs.append(st._array)
             else:
                 # (the implicit storages change only with a _forget() of the short path's plans)
-                plan = fast.get(tuple(key))
-                if plan is None:
+                key = tuple(key)
+                plan = fast.get(key)
+                if plan is not None:
+                    self._guard = self._guards.get(key)
+                else:
                     # no plan yet: the general path makes one (and registers it under key)
-                    del inputs
-                    return self._call_retrying(args, kwargs, (tuple(key), sts, tuple([
+                    del inputs, arr
+                    return self._call_retrying(args, kwargs, (key, sts, tuple([
                         donate and not st.exported and _getrefcount(st._array) <= 2
                         for st in sts])))
                 if starts is not None:
@@ -463,6 +587,7 @@ class _Jitted:
                     return None
                 return self._results(aux, outs, sts, list(args))
         del inputs
+        arr = None
         return self._call_retrying(args, kwargs, None)
 
     def _call_retrying(self, args: tuple, kwargs: dict, pre: Any,
@@ -492,6 +617,8 @@ class _Jitted:
         """Drop the plans of the short path (the implicit inputs or the check mode changed)."""
         if self._fast is not None:
             self._fast = {}
+        self._guards = {}
+        self._guard = None
 
     def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
         if not kwargs and not self._static_argnums:
@@ -621,6 +748,9 @@ class _Jitted:
             plan = self._compile(spec)
         if pre is not None and pre[1] == storages and pre[2] == donated and not nested:
             self._fast[pre[0]] = plan
+            guard = _make_guard(pre[0], args, self._donate, plan)
+            if guard is not None:
+                self._guards[pre[0]] = self._guard = guard
 
         for k, p in enumerate(plan.positions):
             inputs[p] = storages[k].array
