@@ -194,9 +194,11 @@ class Storage:
                 ii = np.concatenate([ii, np.full(bucket - n, arr.size, _IDX)])
                 vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
         donate = not self.exported and sys.getrefcount(arr) <= 3
-        # one write into an N-D base: XLA:CPU turns the flat form into a full-size, partitioned
-        # dynamic-update-slice fusion (~25 us more); the N-D scatter stays a one-element update
-        unravel = bucket == 1 and arr.ndim > 1
+        # One write into an N-D base: XLA:CPU turns the flat form into a full-size, partitioned
+        # dynamic-update-slice fusion (~25 us more); the N-D scatter stays a one-element update;
+        # and a sharded base keeps its sharding only through the N-D form (a flat reshape
+        # loses every sharded axis but the first)
+        unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)
         fn = _flush_kernels.get((bucket, donate, unravel))
         if fn is None:
             fn = _flush_kernels[bucket, donate, unravel] = jax.jit(
