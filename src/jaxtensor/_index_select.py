@@ -42,6 +42,7 @@ import functools
 import math
 import operator
 import os
+import threading
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -246,61 +247,82 @@ UNINIT_TARGET = "jaxtensor_uninitialized"
 UNINIT_MIN_BYTES = 16 * 1024
 _uninit_ok: bool | None = None  # None: not registered yet; False: registration failed
 _uninit_handler: Any = None  # keeps the ctypes callback alive
+_uninit_lock = threading.Lock()
 
 
 def _register_uninit() -> bool:
     """Register :data:`UNINIT_TARGET` on CPU once; False when that is not possible."""
     global _uninit_ok, _uninit_handler
-    if _uninit_ok is not None:
+    with _uninit_lock:
+        if _uninit_ok is not None:
+            return _uninit_ok
+        try:
+            _uninit_handler = _make_uninit_handler()
+            jax.ffi.register_ffi_target(UNINIT_TARGET, jax.ffi.pycapsule(_uninit_handler),
+                                        platform="cpu")
+            _uninit_ok = True
+        except Exception:  # noqa: BLE001 - no ctypes or no FFI: fall back to lax.empty
+            _uninit_ok = False
         return _uninit_ok
-    try:
-        import ctypes
 
-        class _Ext(ctypes.Structure):  # XLA_FFI_Extension_Base (xla/ffi/api/c_api.h)
-            _fields_ = [("struct_size", ctypes.c_size_t), ("type", ctypes.c_int),
-                        ("next", ctypes.c_void_p)]
 
-        class _Version(ctypes.Structure):  # XLA_FFI_Api_Version
-            _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
-                        ("major", ctypes.c_int), ("minor", ctypes.c_int)]
+def _make_uninit_handler() -> Any:
+    """The XLA FFI handler (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``) as a ctypes callback.
 
-        class _Metadata(ctypes.Structure):  # XLA_FFI_Metadata
-            _fields_ = [("struct_size", ctypes.c_size_t), ("api_version", _Version),
-                        ("traits", ctypes.c_uint32), ("state_type_id", ctypes.c_int64)]
+    It reads only the head of the call frame (the structs below mirror
+    ``xla/ffi/api/c_api.h``). At execution it returns NULL (success) at once: XLA has allocated
+    the output and leaving it untouched is the whole point. The only other call is XLA's
+    metadata query when it compiles a program that uses the target: the handler reports the
+    runtime's own API version (it uses nothing version-dependent) and no traits.
+    """
+    import ctypes
 
-        class _MetadataExt(ctypes.Structure):  # XLA_FFI_Metadata_Extension
-            _fields_ = [("base", _Ext), ("metadata", ctypes.POINTER(_Metadata))]
+    class _Ext(ctypes.Structure):  # XLA_FFI_Extension_Base
+        _fields_ = [("struct_size", ctypes.c_size_t), ("type", ctypes.c_int),
+                    ("next", ctypes.c_void_p)]
 
-        class _Frame(ctypes.Structure):  # the head of XLA_FFI_CallFrame
-            _fields_ = [("struct_size", ctypes.c_size_t),
-                        ("extension_start", ctypes.POINTER(_Ext))]
+    class _Version(ctypes.Structure):  # XLA_FFI_Api_Version
+        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
+                    ("major", ctypes.c_int), ("minor", ctypes.c_int)]
 
-        def handler(frame: int) -> None:
-            # XLA has allocated the output; leaving it untouched is the whole point. The only
-            # other call is XLA's metadata query at compile time (API version 0.1, no traits).
-            ext = _Frame.from_address(frame).extension_start
-            if ext and ext.contents.type == 1:  # XLA_FFI_Extension_Metadata
-                meta = ctypes.cast(ext, ctypes.POINTER(_MetadataExt)).contents.metadata.contents
-                meta.api_version = _Version(ctypes.sizeof(_Version), None, 0, 1)
-                meta.traits = 0
-            return None
+    class _Api(ctypes.Structure):  # the head of XLA_FFI_Api
+        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
+                    ("api_version", _Version)]
 
-        _uninit_handler = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(handler)
-        jax.ffi.register_ffi_target(UNINIT_TARGET, jax.ffi.pycapsule(_uninit_handler),
-                                    platform="cpu")
-        _uninit_ok = True
-    except Exception:  # noqa: BLE001 - no ctypes or no FFI: fall back to lax.empty
-        _uninit_ok = False
-    return _uninit_ok
+    class _Metadata(ctypes.Structure):  # XLA_FFI_Metadata
+        _fields_ = [("struct_size", ctypes.c_size_t), ("api_version", _Version),
+                    ("traits", ctypes.c_uint32), ("state_type_id", ctypes.c_int64)]
+
+    class _MetadataExt(ctypes.Structure):  # XLA_FFI_Metadata_Extension
+        _fields_ = [("base", _Ext), ("metadata", ctypes.POINTER(_Metadata))]
+
+    class _Frame(ctypes.Structure):  # the head of XLA_FFI_CallFrame
+        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.POINTER(_Ext)),
+                    ("api", ctypes.POINTER(_Api))]
+
+    metadata_extension = 1  # XLA_FFI_Extension_Metadata
+
+    def handler(frame_ptr: int) -> None:
+        frame = _Frame.from_address(frame_ptr)
+        ext = frame.extension_start
+        if ext and ext.contents.type == metadata_extension:
+            meta = ctypes.cast(ext, ctypes.POINTER(_MetadataExt)).contents.metadata.contents
+            v = frame.api.contents.api_version
+            meta.api_version = _Version(ctypes.sizeof(_Version), None, v.major, v.minor)
+            meta.traits = 0
+        return None
+
+    return ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(handler)
 
 
 def uninitialized(shape: Sequence[int], dtype: Any) -> Any:
     """An array whose values are undefined, for outputs every element of which is written.
 
     GPU and TPU lower ``lax.empty`` to an allocation (``AllocateBuffer``); XLA:CPU lowers it to a
-    zero fill — a full extra pass over the output (16 MiB: 1.1-1.6 ms on one core here, 0.7-0.8x
-    the time of the whole gather of the embedding workload). On CPU the buffer comes instead from a no-op
-    FFI call (:data:`UNINIT_TARGET`): XLA allocates its result and the handler returns at once.
+    zero fill — a full extra pass over the output (16 MiB: 1.1-1.8 ms on one core here, 0.7-0.8x
+    the time of the whole gather of the embedding workload). On CPU the buffer comes instead
+    from a no-op FFI call (:data:`UNINIT_TARGET`): XLA allocates its result and the handler
+    returns at once.
     The handler is a ``ctypes`` callback, so each call takes the GIL for about a microsecond:
     below :data:`UNINIT_MIN_BYTES` the zero fill is cheaper and is kept. On GPU/TPU, or where
     the target cannot be registered, this is ``lax.empty``.
@@ -428,8 +450,8 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
       in repeated runs; XLA:CPU's code for one gather over the whole output is slower there
       than for the same gather per tile, see ``docs/index_select.md``) -> tiled when the
       output is more than one tile. Everywhere else — row gathers (embedding lookups) and
-      batches of long rows — both kernels measured equal within noise (0.94-1.14) -> direct, one fusion
-      and the shorter compile;
+      batches of long rows — both kernels measured equal within noise (0.94-1.14) -> direct,
+      one fusion and the shorter compile;
     * CPU, several threads: XLA splits a large gather fusion over its intra-op thread pool,
       a ``while`` loop runs on one thread -> direct;
     * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile -> direct.
