@@ -160,6 +160,20 @@ def test_tiled_uninitialised_output_is_fully_written(dtype):
         np.testing.assert_allclose(np.asarray(g), ref, rtol=1e-5, atol=1e-5)
 
 
+def test_default_under_tracing_is_exportable(monkeypatch):
+    """Inside a user's jit the default is the direct gather (no CPU-only FFI target in the
+    program), even for a shape the eager rule runs tiled; an explicit tile_shape is tiled."""
+    monkeypatch.setattr(_index_select, "cpu_threads", 1)
+    x = jnp.ones((2048, 256), jnp.float32)
+    idx = jnp.arange(128) % 256
+    f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
+    assert _index_select.UNINIT_TARGET not in f.lower(x, idx).as_text()
+    jax.export.export(f)(x, idx)  # serialisable
+    g = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[64, 128]).to_jax())
+    assert " while(" in g.lower(x, idx).compile().as_text()
+    np.testing.assert_array_equal(np.asarray(g(x, idx)), np.asarray(f(x, idx)))
+
+
 def test_tiled_loop_has_no_zero_filled_output():
     """The compiled tiled kernel starts from the no-op FFI buffer, not a broadcast zero fill,
     and walks its tiles in one while loop."""

@@ -456,6 +456,9 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
       a ``while`` loop runs on one thread -> direct;
     * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile -> direct.
 
+    :func:`index_select` consults it for eager calls; traced calls (inside a user's ``jit``)
+    keep the direct gather unless ``dispatch`` or ``tile_shape`` says otherwise.
+
     >>> choose_kernel("cpu", (4096, 1024), 4, False, lead=4096, row=1) in ("tiled", "direct")
     True
     >>> choose_kernel("cpu", (16384, 256), 4, donated_out=True, lead=1, row=256)
@@ -552,10 +555,12 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
             )
         donated = out._view is None and out._storage.can_donate() and not traced
     itemsize = np.dtype(xv.dtype).itemsize
-    # (outputs within the smallest tile budget are one tile: direct on every backend, so
-    # small calls skip the rule)
-    if tile is None and (dispatch != "auto"
-                         or math.prod(oshape) * itemsize > min(TILE_BUDGET.values())):
+    # The rule runs for eager calls above the smallest tile budget (smaller outputs are one
+    # tile: direct on every backend). Traced calls (inside a user's jit/grad) keep the direct
+    # gather: their program stays free of the CPU-only FFI target of the tiled loop, which
+    # jax.export cannot serialise; an explicit tile_shape or ``dispatch`` still applies.
+    if tile is None and (dispatch != "auto" or (
+            not traced and math.prod(oshape) * itemsize > min(TILE_BUDGET.values()))):
         backend = _backend(xv)
         kind = choose_kernel(backend, oshape, itemsize, donated, math.prod(xv.shape[:d]),
                              math.prod(xv.shape[d + 1:]))
