@@ -291,7 +291,7 @@ _MISS = object()  # a guard's answer when the call does not have its signature
 
 
 def _make_guard(key: tuple, args: tuple, donate: bool, plan: _Plan) -> Callable | None:
-    """The short path of :meth:`_Jitted.__call__` specialised to one signature, as Python
+    """The short path of :meth:`_Jitted._call_plain` specialised to one signature, as Python
     source: ``guard(jitted, args)`` checks that ``args`` (and the closed-over storages) have
     that signature and, if so, makes the call and returns its result, else returns
     ``_MISS`` having changed nothing. It does what the short path does, without building a
@@ -427,7 +427,7 @@ def _layout(spec: tuple) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
 
 
 class _Jitted:
-    """A function compiled by :func:`jit`; call it like the original function.
+    """The state of a function compiled by :func:`jit` (which returns ``_make_entry()``).
 
     A call is planned once per *call signature*: which arguments are Tensors, which of them
     share a storage, their view structures, which buffers can be donated, and the static
@@ -476,19 +476,27 @@ class _Jitted:
     def __repr__(self) -> str:
         return f"jaxtensor.jit({getattr(self._fn, '__name__', self._fn)!r})"
 
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
-        if obj is None:
-            return self
-        return functools.partial(self, obj)
-
     # -- calling ----------------------------------------------------------------------
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        guard = self._guard
-        if guard is not None and not kwargs:
-            # the signature of the last plain call again? (see _make_guard)
-            r = guard(self, args)
-            if r is not _MISS:
-                return r
+    def _make_entry(self) -> Callable:
+        """The function :func:`jit` returns: a plain function (a call costs less than an
+        object's ``__call__``, and it binds as a method by itself)."""
+        state = self
+        plain = self._call_plain
+
+        def jitted(*args: Any, **kwargs: Any) -> Any:
+            guard = state._guard
+            if guard is not None and not kwargs:
+                # the signature of the last plain call again? (see _make_guard)
+                r = guard(state, args)
+                if r is not _MISS:
+                    return r
+            return plain(args, kwargs)
+
+        functools.update_wrapper(jitted, self._fn)
+        jitted._jaxtensor_jit = state  # type: ignore[attr-defined]
+        return jitted
+
+    def _call_plain(self, args: tuple, kwargs: dict) -> Any:
         fast = self._fast
         if fast is None or kwargs or type(_trace_state.value) is not _EvalTrace:
             return self._call_retrying(args, kwargs, None)
@@ -595,7 +603,7 @@ class _Jitted:
         while True:
             if exc is None:
                 try:
-                    return self._call(args, kwargs, pre)
+                    return self._call_general(args, kwargs, pre)
                 except (_Discovered, _NeedCheckify) as e:
                     exc = e.with_traceback(None)
             pre = None
@@ -649,7 +657,7 @@ class _Jitted:
             ) from None
         return dyn_args, dyn_kwargs, static_t
 
-    def _call(self, args: tuple, kwargs: dict, pre: Any) -> Any:
+    def _call_general(self, args: tuple, kwargs: dict, pre: Any) -> Any:
         """The general path: any arguments (pytrees, kwargs, static, aliasing), any trace.
 
         ``pre``: (key, storages) of the short path when it found no plan: the plan made
@@ -1106,7 +1114,7 @@ def jit(
     if not callable(fn):
         raise TypeError(f"jaxtensor.jit expects a callable, got {type(fn).__name__}")
     nums, names = _static_spec(fn, static_argnums, static_argnames)
-    return _Jitted(fn, nums, names, bool(check_bounds), bool(donate), jit_kwargs)
+    return _Jitted(fn, nums, names, bool(check_bounds), bool(donate), jit_kwargs)._make_entry()
 
 
 # -- differentiation and vectorisation --------------------------------------------------
