@@ -399,6 +399,7 @@ def plot(results: list) -> None:
         keys = [k.split(" [")[0] for k in results[0][which] if not k.startswith("copy")]
         keys = list(dict.fromkeys(keys))  # tile shapes differ per workload: one bar per kernel
         width = 0.8 / len(keys)
+        colors = plt.get_cmap("tab20")(np.arange(len(keys)) % 20)  # more than 10 candidates
         for j, k in enumerate(keys):
             vals = []
             for r in results:
@@ -406,7 +407,7 @@ def plot(results: list) -> None:
                 t = next((v for kk, v in d.items() if kk == k or kk.split(" [")[0] == k),
                          float("nan"))
                 vals.append(t / d[base_key])
-            ax.bar(np.arange(len(names)) + j * width, vals, width, label=k)
+            ax.bar(np.arange(len(names)) + j * width, vals, width, label=k, color=colors[j])
         ax.axhline(1.0, color="k", lw=0.8)
         ax.set_xticks(np.arange(len(names)) + 0.4 - width / 2)
         ax.set_xticklabels([n.split(" ")[0] for n in names], fontsize=8)
