@@ -1,5 +1,6 @@
-"""Shared by the benchmark scripts: single-threaded XLA (import this before jax) and
-writing one script's section of docs/benchmarks.md between its markers."""
+"""Shared by the benchmark scripts: one core for the whole process (import this before jax),
+interleaved timing, and writing one script's section of docs/benchmarks.md between its
+markers."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+# One core for everything: XLA:CPU sizes its intra-op thread pool from the CPUs the process
+# may use (threads created later inherit the mask), so this keeps it at one thread; eigen's
+# own pool is switched off by the flag; NumPy/BLAS by OMP_NUM_THREADS.
+if hasattr(os, "sched_setaffinity"):
+    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
 os.environ["XLA_FLAGS"] = (
-    os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false "
-    "intra_op_parallelism_threads=1"
-)
+    os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false"
+).strip()
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent

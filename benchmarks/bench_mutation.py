@@ -282,7 +282,7 @@ def compiled_mutation(n: int) -> list[tuple[str, float]]:
 # -- memory --------------------------------------------------------------------------------------
 _RSS_CHILD = r"""
 import os, resource, sys
-os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false"
 import jax, jaxtensor as jt
 n = int(sys.argv[1])
 x = jt.zeros(n)
@@ -344,7 +344,7 @@ def main() -> None:
     lines = [BEGIN, "## Mutation (eager writes, views, per-operation overhead)", ""]
     cmd = "python benchmarks/bench_mutation.py" + (" --quick" if args.quick else "")
     lines += [
-        f"Command: `{cmd}` — single-threaded (XLA eigen threads off, torch 1 thread), all "
+        f"Command: `{cmd}` — single-threaded (the process pinned to one core before JAX starts, XLA eigen threads off, torch 1 thread), all "
         "systems side by side in one process; best of 5 repeats.",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}, JAX {jax.__version__}, NumPy {np.__version__}"
