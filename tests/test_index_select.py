@@ -160,6 +160,29 @@ def test_tiled_uninitialised_output_is_fully_written(dtype):
         np.testing.assert_allclose(np.asarray(g), ref, rtol=1e-5, atol=1e-5)
 
 
+def test_uninitialised_output_can_be_switched_off():
+    """JAXTENSOR_UNINITIALIZED_OUTPUT=0: no FFI target is registered, the tiled kernel starts
+    from lax.empty and gives the same result (run in a fresh process: registration is once)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np, jaxtensor as jt\n"
+        "from jaxtensor import _index_select as s\n"
+        "x = np.arange(37 * 300 * 9, dtype=np.float32).reshape(37, 300, 9)\n"
+        "idx = np.arange(299, -1, -1)\n"
+        "got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=[5, 64, 9])\n"
+        "assert np.array_equal(np.asarray(got), x[:, idx]), 'wrong values'\n"
+        "assert s._register_uninit() is False and s._uninit_handler is None\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, JAXTENSOR_UNINITIALIZED_OUTPUT="0")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
+
+
 def test_default_under_tracing_is_exportable(monkeypatch):
     """Inside a user's jit the default is the direct gather (no CPU-only FFI target in the
     program), even for a shape the eager rule runs tiled; an explicit tile_shape is tiled."""

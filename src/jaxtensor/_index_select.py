@@ -251,11 +251,15 @@ _uninit_lock = threading.Lock()
 
 
 def _register_uninit() -> bool:
-    """Register :data:`UNINIT_TARGET` on CPU once; False when that is not possible."""
+    """Register :data:`UNINIT_TARGET` on CPU once; False when that is not possible or the
+    environment says ``JAXTENSOR_UNINITIALIZED_OUTPUT=0``."""
     global _uninit_ok, _uninit_handler
     with _uninit_lock:
         if _uninit_ok is not None:
             return _uninit_ok
+        if os.environ.get("JAXTENSOR_UNINITIALIZED_OUTPUT", "1") == "0":
+            _uninit_ok = False
+            return False
         try:
             _uninit_handler = _make_uninit_handler()
             jax.ffi.register_ffi_target(UNINIT_TARGET, jax.ffi.pycapsule(_uninit_handler),
