@@ -108,8 +108,9 @@ def _checkify_bounds(i: Any, n: int, axis: int) -> None:
     ok = (i >= -n) & (i < n)
     if i.ndim == 0:
         bad = i
-    else:
-        bad = i.ravel()[jnp.argmin(ok.ravel())]  # the first offending value
+    else:  # the value eager code names: the largest if it is too large, else the smallest
+        hi = jnp.max(i)
+        bad = jnp.where(hi >= n, hi, jnp.min(i))
     checkify.check(
         jnp.all(ok), f"index {{}} is out of bounds for axis {axis} with size {n}", bad
     )
@@ -154,20 +155,24 @@ class _BoundsChecks:
         if i.size == 0:
             return
         dt = np.dtype(i.dtype)
-        # unsigned values too large for the index dtype wrap when converted: compare them
-        # in their own dtype, and undo the wrap on the host
+        # Unsigned values too large for the index dtype would wrap when converted: compare
+        # them in their own dtype, and undo the wrap on the host. For an array, the value
+        # named is the one eager code names: the largest if it is too large, else the
+        # smallest.
         wrap = dt.kind == "u" and dt.itemsize >= _IDX_SIZE
         if wrap:
-            fail = i >= n
+            hi = jnp.max(i) if i.ndim else i
+            fail = hi >= n
+            v = hi.astype(_IDX)
+        elif i.ndim:
             v = i.astype(_IDX)
+            lo, hi = jnp.min(v), jnp.max(v)
+            too_big = hi >= n
+            fail = too_big | (lo < -n)
+            v = lax.select(too_big, hi, lo)
         else:
             v = i.astype(_IDX)
             fail = (v < -n) | (v >= n)
-        if i.ndim:
-            fail = fail.ravel()
-            first = jnp.argmax(fail)  # the first offending value
-            v = v.ravel()[first]
-            fail = fail[first]
         self.items.append((fail, v))
         self.msgs.append((axis, n, wrap))
 
