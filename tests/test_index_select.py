@@ -333,3 +333,35 @@ def test_jvp_vjp_and_finite_differences():
         out, vjp = jax.vjp(f, x)
         (ct,) = vjp(jnp.ones_like(out))
         np.testing.assert_array_equal(np.asarray(ct)[0, :, 0], [1, 2, 0, 1, 3])
+
+
+def test_repeated_eager_calls_check_every_index():
+    """Eager calls with a signature seen before take a shorter path (the kernel chosen the
+    first time, the index's extremes remembered per jax array): every call must still give
+    NumPy's answer, raise for out-of-bounds values and handle negative ones."""
+    import gc
+
+    from jaxtensor import _index_select as s
+
+    rng = np.random.default_rng(5)
+    xn = rng.standard_normal((6, 5)).astype(np.float32)
+    x = jt.asarray(xn)
+    for k in range(60):  # new index arrays of one shape: ids get reused as arrays die
+        idx = rng.integers(-6, 6, 4) if k % 3 else rng.integers(0, 6, 4)
+        got = jt.index_select(x, 0, jt.asarray(idx))
+        np.testing.assert_array_equal(np.asarray(got), xn[idx])
+        got = x.index_select(-1, jt.asarray(idx % 5))
+        np.testing.assert_array_equal(np.asarray(got), xn[:, idx % 5])
+    same = jt.asarray(np.array([1, -1, 0, 2]))
+    for _ in range(3):
+        np.testing.assert_array_equal(np.asarray(jt.index_select(x, 0, same)),
+                                      xn[[1, -1, 0, 2]])
+    for bad in ([0, 6, 1, 2], [-7, 0, 0, 0]):
+        with pytest.raises(IndexError, match=f"index {bad[1] if bad[1] == 6 else -7} is out"):
+            jt.index_select(x, 0, jt.asarray(np.array(bad)))
+    empty = jt.asarray(np.zeros(0, np.int64))
+    for _ in range(2):
+        assert jt.index_select(x, 0, empty).shape == (0, 5)
+    del idx, same, got
+    gc.collect()
+    assert len(s._extremes) < 10  # entries leave with their arrays

@@ -43,6 +43,7 @@ import math
 import operator
 import os
 import threading
+import weakref
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -53,11 +54,12 @@ import numpy as np
 from jax import lax
 
 from . import _indexing, _kernels
-from ._tensor import Tensor
+from ._tensor import Tensor, new_tensor
 
 __all__ = ["index_select"]
 
 Tracer = jax.core.Tracer
+_ArrayImpl = type(jnp.zeros(()))
 
 #: Bytes of one output tile per backend: about an L2 slice on CPU, the shared memory of one GPU
 #: block, a comfortable part of a TPU core's vector memory (pypto sizes tiles by the NPU's UB).
@@ -138,14 +140,33 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
         return True
     if not math.prod(idx.shape):
         return False
-    a = np.asarray(idx)
-    lo, hi = int(a.min()), int(a.max())
+    lo, hi = min_max(idx)
     if hi >= size or lo < -size:
         bad = hi if hi >= size else lo
         raise IndexError(
             f"{fname}(): index {bad} is out of bounds for dimension {axis} with size {size}"
         )
     return lo < 0
+
+
+# A jax.Array never changes, so the extremes of an index array are computed once per array
+# (an eager call with the same index again skips the device-to-host copy and two reductions).
+_extremes: dict[int, tuple[weakref.ref, int, int]] = {}
+
+
+def min_max(idx: Any) -> tuple[int, int]:
+    """``(min, max)`` of a concrete, non-empty integer index (remembered for jax Arrays)."""
+    if type(idx) is not _ArrayImpl:
+        a = np.asarray(idx)
+        return int(a.min()), int(a.max())
+    key = id(idx)
+    e = _extremes.get(key)
+    if e is not None and e[0]() is idx:
+        return e[1], e[2]
+    a = np.asarray(idx)
+    lo, hi = int(a.min()), int(a.max())
+    _extremes[key] = (weakref.ref(idx, lambda _, k=key: _extremes.pop(k, None)), lo, hi)
+    return lo, hi
 
 
 def normalize(idx: Any, size: int, neg: bool) -> Any:
@@ -532,6 +553,19 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
     >>> x.index_select(-1, jt.asarray(3)).shape
     (3,)
     """
+    if out is None and tile_shape is None and x.__class__ is Tensor and index.__class__ is Tensor:
+        # a repeat of an eager call's signature: the kernel it chose, after the bounds check
+        xv, iv = x._value(), index._value()
+        if type(xv) is _ArrayImpl and type(iv) is _ArrayImpl:
+            sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch)
+            e = _repeat.get(sig)
+            if e is not None:
+                n, kernels = e
+                lo, hi = min_max(iv) if iv.size else (0, 0)
+                if -n <= lo and hi < n:
+                    kernel = kernels.get(lo < 0)
+                    if kernel is not None:
+                        return new_tensor(kernel(xv, iv))
     xv = as_value(x)
     d = check_dim(dim, xv.ndim, "index_select")
     iv = index_value(index, "index_select")
@@ -601,7 +635,16 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
     if out is not None:
         out._assign(val)
         return out
+    if (tile_shape is None and x.__class__ is Tensor and index.__class__ is Tensor
+            and type(xv) is _ArrayImpl and type(iv) is _ArrayImpl and x.ndim):
+        sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch)
+        _repeat.setdefault(sig, (n, {}))[1][neg] = _kernels._pure[key]
     return Tensor._wrap(val)
+
+
+# eager signature (x shape/dtype, dim, index shape/dtype, dispatch) -> (size along dim,
+# {index has negatives: kernel})
+_repeat: dict[tuple, tuple[int, dict[bool, Any]]] = {}
 
 
 def _install_methods() -> None:
