@@ -31,8 +31,12 @@ How it works (see ``docs/transforms.md``):
 4. A closed-over Tensor read or written inside the function is discovered during tracing,
    and the function is retraced with its storage as one more (implicit) input: a read
    never sees a stale value, a write is written back like an argument's.
-5. Traced index values are bounds-checked with ``jax.experimental.checkify``; a bad index
-   raises ``IndexError`` at the call (``check_bounds=False`` turns this off).
+5. Traced index values are bounds-checked: the checks fold into one small ``[code, value]``
+   output read after the call (``jax.experimental.checkify`` when a check sits inside a
+   loop body or another nested trace); a bad index raises ``IndexError`` at the call
+   (``check_bounds=False`` turns this off).
+6. Calls are planned once per signature; a plain call (positional Tensors without views,
+   numbers, arrays) with a signature seen before runs a small function generated for it.
 """
 
 from __future__ import annotations
