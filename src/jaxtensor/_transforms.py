@@ -296,25 +296,36 @@ def _starts_out(view: _view.View) -> tuple[tuple | None, Any]:
     return tuple(int(v) for v in s), None
 
 
-_MISS = object()  # a guard's answer when the call does not have its signature
+class _NeedCtx(BaseException):  # noqa: N818 - control flow, never seen by users
+    """Raised by a trace started without the call's storages (a guard does not set them on
+    every call): the guard sets them and calls again."""
 
 
 def _make_guard(key: tuple, args: tuple, donate: bool, plan: _Plan) -> Callable | None:
     """The short path of :meth:`_Jitted._call_plain` specialised to one signature, as Python
-    source: ``guard(jitted, args)`` checks that ``args`` (and the closed-over storages) have
-    that signature and, if so, makes the call and returns its result, else returns
-    ``_MISS`` having changed nothing. It does what the short path does, without building a
-    key, looking it up, or lists of storages and inputs. None for signatures it does not
-    cover (Tensors that are views).
+    source: ``guard(jitted, args, kwargs)`` checks that ``args`` (and the closed-over
+    storages) have that signature and, if so, makes the call and returns its result, else
+    hands the call to ``_call_plain`` having changed nothing. It does what the short path
+    does, without building a key, looking it up, or lists of storages and inputs; it does
+    not even set ``_ctx`` (needed only when JAX traces the function, for new input shapes
+    or dtypes: the trace then raises :class:`_NeedCtx`, and the call is made again with
+    it). None for signatures it does not cover (Tensors that are views).
     """
     if any(e is not None and type(e) is not bool for e in key):
         return None
     n_args = len(args)
     n_impl = len(key) - n_args
+    held: list[str] = []  # the arrays held by local variables so far
+
+    def miss() -> str:  # (dropping them first: _call_plain counts references to decide donation)
+        drop = f"del {', '.join(held)}; " if held else ""
+        return f"        {drop}return self._call_plain(args, kwargs)"
+
     src = [
-        "def guard(self, args):",
-        f"    if len(args) != {n_args} or type(_trace_state.value) is not _EvalTrace:",
-        "        return _MISS",
+        "def guard(self, args, kwargs):",
+        f"    if kwargs or len(args) != {n_args} or "
+        "type(_trace_state.value) is not _EvalTrace:",
+        miss(),
     ]
     if n_args:
         src.append("    " + "".join(f"a{j}, " for j in range(n_args)) + "= args")
@@ -324,15 +335,16 @@ def _make_guard(key: tuple, args: tuple, donate: bool, plan: _Plan) -> Callable 
     def storage(st: str, arr: str, d: bool) -> None:
         for other in sts:
             src.append(f"    if {st} is {other}:")
-            src.append("        return _MISS")
+            src.append(miss())
         src.append(f"    if {st}._pending is not None:")
         src.append(f"        {st}._flush()")
         src.append(f"    {arr} = {st}._array")
+        held.append(arr)
         if donate:
             # (refcount 3: the storage's slot, the local variable and getrefcount's argument)
             can = f"not {st}.exported and _getrefcount({arr}) <= 3"
             src.append(f"    if {'not ' if d else ''}({can}):")
-            src.append("        return _MISS")
+            src.append(miss())
         sts.append(st)
         inputs.append(arr)
 
@@ -342,41 +354,45 @@ def _make_guard(key: tuple, args: tuple, donate: bool, plan: _Plan) -> Callable 
             # (the type seen now first: a quicker test)
             src.append(f"    t = type(a{j})")
             src.append(f"    if t is not {type(args[j]).__name__} and t not in _PLAIN_LEAF:")
-            src.append("        return _MISS")
+            src.append(miss())
             inputs.append(f"a{j}")
         else:
             src.append(f"    if type(a{j}) is not Tensor or a{j}._view is not None or "
                        f"a{j}._base is not None:")
-            src.append("        return _MISS")
+            src.append(miss())
             src.append(f"    st{j} = a{j}._storage")
             storage(f"st{j}", f"arr{j}", e)
     if n_impl:
         src.append("    implicit = self._implicit")
         src.append(f"    if len(implicit) != {n_impl}:")
-        src.append("        return _MISS")
+        src.append(miss())
         for m in range(n_impl):
             src.append(f"    im{m} = implicit[{m}]()")
             src.append(f"    if im{m} is None:")
-            src.append("        return _MISS")
+            src.append(miss())
             storage(f"im{m}", f"imarr{m}", key[n_args + m])
+    sts_list = f"[{', '.join(sts)}]"
+    call = f"fn({', '.join(inputs)})"
     src += [
-        f"    sts = [{', '.join(sts)}]",
-        "    self._ctx = sts",
         "    try:",
-        f"        res = fn({', '.join(inputs)})",
-        "    except (_Discovered, _NeedCheckify) as e:",
-        "        self._ctx = None",
-        "        return self._call_retrying(args, {}, None, e.with_traceback(None))",
-        "    finally:",
-        "        self._ctx = None",
+        f"        res = {call}",
+        "    except _NeedCtx:",
+        f"        self._ctx = {sts_list}",
+        "        try:",
+        f"            res = {call}",
+        "        except (_Discovered, _NeedCheckify) as e:",
+        "            self._ctx = None",
+        "            return self._call_retrying(args, {}, None, e.with_traceback(None))",
+        "        finally:",
+        "            self._ctx = None",
     ]
     if plan.checkify:
-        src.append("    return self._finish(plan, res, sts, list(args))")
+        src.append(f"    return self._finish(plan, res, {sts_list}, list(args))")
     else:
         src += [
             "    aux, outs = res.popitem()",
             "    if aux.checks and _check_error(aux.checks, outs[-1]) is not None:",
-            "        return self._finish(plan, {aux: outs}, sts, list(args))",
+            f"        return self._finish(plan, {{aux: outs}}, {sts_list}, list(args))",
         ]
         if len(sts) == 1:  # written: () or (0,)
             src += [
@@ -387,6 +403,7 @@ def _make_guard(key: tuple, args: tuple, donate: bool, plan: _Plan) -> Callable 
             ]
         else:
             src += [
+                f"    sts = {sts_list}",
                 "    for k, arr in zip(aux.written, outs):",
                 "        st = sts[k]",
                 "        st._array = arr",
@@ -396,12 +413,12 @@ def _make_guard(key: tuple, args: tuple, donate: bool, plan: _Plan) -> Callable 
         src += [
             "    if aux.none:",
             "        return None",
-            "    return self._results(aux, outs, sts, list(args))",
+            f"    return self._results(aux, outs, {sts_list}, list(args))",
         ]
     ns = {
-        "_MISS": _MISS, "_trace_state": _trace_state, "_EvalTrace": _EvalTrace,
+        "_trace_state": _trace_state, "_EvalTrace": _EvalTrace,
         "_PLAIN_LEAF": _PLAIN_LEAF, "Tensor": Tensor, "_getrefcount": _getrefcount,
-        "_Discovered": _Discovered, "_NeedCheckify": _NeedCheckify,
+        "_Discovered": _Discovered, "_NeedCheckify": _NeedCheckify, "_NeedCtx": _NeedCtx,
         "_check_error": _check_error, "fn": plan.fn, "plan": plan,
         "int": int, "float": float, "bool": bool, "complex": complex,
         "ndarray": np.ndarray, "ArrayImpl": _ArrayImpl,
@@ -474,7 +491,7 @@ class _Jitted:
         # ... and for the simplest of them (Tensors without views, numbers, arrays), a
         # function specialised to the signature: the last one used is tried first
         self._guards: dict[Hashable, Callable] = {}
-        self._guard: Callable | None = None
+        self._guard: Callable = _Jitted._call_plain
         # what a trace started by the current call needs (read at the start of _body, so a
         # recursive call overwriting it later is harmless)
         self._ctx: list[Storage] | None = None
@@ -490,16 +507,11 @@ class _Jitted:
         """The function :func:`jit` returns: a plain function (a call costs less than an
         object's ``__call__``, and it binds as a method by itself)."""
         state = self
-        plain = self._call_plain
 
         def jitted(*args: Any, **kwargs: Any) -> Any:
-            guard = state._guard
-            if guard is not None and not kwargs:
-                # the signature of the last plain call again? (see _make_guard)
-                r = guard(state, args)
-                if r is not _MISS:
-                    return r
-            return plain(args, kwargs)
+            # the guard of the last plain call's signature (see _make_guard), which hands
+            # other calls to _call_plain; or _call_plain itself
+            return state._guard(state, args, kwargs)
 
         functools.update_wrapper(jitted, self._fn)
         jitted._jaxtensor_jit = state  # type: ignore[attr-defined]
@@ -561,7 +573,7 @@ class _Jitted:
                 key = tuple(key)
                 plan = fast.get(key)
                 if plan is not None:
-                    self._guard = self._guards.get(key)
+                    self._guard = self._guards.get(key, _Jitted._call_plain)
                 else:
                     # no plan yet: the general path makes one (and registers it under key)
                     del inputs, arr
@@ -635,7 +647,7 @@ class _Jitted:
         if self._fast is not None:
             self._fast = {}
         self._guards = {}
-        self._guard = None
+        self._guard = _Jitted._call_plain
 
     def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
         if not kwargs and not self._static_argnums:
@@ -881,6 +893,8 @@ class _Jitted:
     def _body(self, spec: tuple, *inputs: Any) -> dict:
         (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
         storages = self._ctx
+        if storages is None:
+            raise _NeedCtx
         outer = self._ctx_outer
         if outer is None:  # called by the short path: at the top level
             outer = _core.eval_trace
