@@ -14,7 +14,17 @@ import pytest
 from jax import lax
 
 import jaxtensor as jt
-from jaxtensor import _transforms
+from jaxtensor import _elementwise, _transforms
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_device_scalars():
+    """Drop device scalars that ``_elementwise`` cached while tracing (leaked tracers, see
+    ``test_a_python_scalar_used_in_several_traces``), so that these tests, which are about
+    ``_transforms``, do not depend on the order in which tests ran."""
+    cache = getattr(_elementwise, "_scalar_arrays", {})
+    for k in [k for k, v in cache.items() if isinstance(v, jax.core.Tracer)]:
+        del cache[k]
 
 
 def _state(f):
