@@ -203,3 +203,20 @@ def test_repeated_calls_take_the_fast_path() -> None:
     assert ("subtract", f32, f32) in ew._fast
     assert ("subtract", f32, float) in ew._fast
     assert (1.25, f32) in ew._scalar_arrays
+
+
+def test_scalars_first_seen_inside_traces_do_not_leak() -> None:
+    s = 2.718281828
+    f = jax.jit(lambda x: x * s)
+    for n in (3, 4, 5):  # the scalar seen in three traces, never eagerly
+        np.testing.assert_allclose(np.asarray(f(jt.ones(n))), np.full(n, s, np.float32))
+    assert not any(isinstance(v, jax.core.Tracer) for v in ew._scalar_arrays.values())
+    g = jax.jit(lambda x: x[:-1] * s)
+    h = jt.jit(lambda x: x.__setitem__(slice(1, None), x[:-1] * s))
+    for _ in range(2):
+        assert g(jt.ones(4)).shape == (3,)
+        y = jt.ones(4)
+        h(y)
+        np.testing.assert_allclose(np.asarray(y), [1.0, s, s, s], rtol=1e-6)  # RHS first
+    for _ in range(3):  # and eagerly afterwards
+        np.testing.assert_allclose(np.asarray(jt.ones(2) * s), [s, s], rtol=1e-6)

@@ -288,9 +288,12 @@ def _scalar_arg(s: int | float, dt: np.dtype) -> Any:
             _scalar_seen.clear()
         _scalar_seen[key] = None
         return s
+    arr = jnp.asarray(s, dtype=dt)
+    if isinstance(arr, jax.core.Tracer):  # made inside a trace: it must not outlive it
+        return s
     if len(_scalar_arrays) >= _SCALAR_CACHE_SIZE:
         _scalar_arrays.clear()
-    arr = _scalar_arrays[key] = jnp.asarray(s, dtype=dt)
+    _scalar_arrays[key] = arr
     return arr
 
 
