@@ -359,6 +359,12 @@ def test_repeated_eager_calls_check_every_index():
     for bad in ([0, 6, 1, 2], [-7, 0, 0, 0]):
         with pytest.raises(IndexError, match=f"index {bad[1] if bad[1] == 6 else -7} is out"):
             jt.index_select(x, 0, jt.asarray(np.array(bad)))
+    for _ in range(3):  # explicit tiles repeat too; bad tiles keep their message
+        np.testing.assert_array_equal(
+            np.asarray(jt.index_select(x, 1, jt.asarray(np.array([4, -5, 2])), tile_shape=[4, 2])),
+            xn[:, [4, 0, 2]])
+        with pytest.raises(TypeError, match="tile_shape must be a sequence"):
+            jt.index_select(x, 1, jt.asarray(np.array([4, 0])), tile_shape=[2.5, 2])
     empty = jt.asarray(np.zeros(0, np.int64))
     for _ in range(2):
         assert jt.index_select(x, 0, empty).shape == (0, 5)

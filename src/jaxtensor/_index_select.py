@@ -553,12 +553,16 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
     >>> x.index_select(-1, jt.asarray(3)).shape
     (3,)
     """
-    if out is None and tile_shape is None and x.__class__ is Tensor and index.__class__ is Tensor:
+    if out is None and x.__class__ is Tensor and index.__class__ is Tensor:
         # a repeat of an eager call's signature: the kernel it chose, after the bounds check
         xv, iv = x._value(), index._value()
         if type(xv) is _ArrayImpl and type(iv) is _ArrayImpl:
-            sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch)
-            e = _repeat.get(sig)
+            try:
+                sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch,
+                       None if tile_shape is None else tuple(tile_shape))
+                e = _repeat.get(sig)
+            except TypeError:  # not a sequence of ints: the full path says what is wrong
+                e = None
             if e is not None:
                 n, kernels = e
                 lo, hi = min_max(iv) if iv.size else (0, 0)
@@ -635,14 +639,15 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
     if out is not None:
         out._assign(val)
         return out
-    if (tile_shape is None and x.__class__ is Tensor and index.__class__ is Tensor
-            and type(xv) is _ArrayImpl and type(iv) is _ArrayImpl and x.ndim):
-        sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch)
+    if (x.__class__ is Tensor and index.__class__ is Tensor and type(xv) is _ArrayImpl
+            and type(iv) is _ArrayImpl and x.ndim):
+        sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch,
+               None if tile_shape is None else tuple(tile_shape))
         _repeat.setdefault(sig, (n, {}))[1][neg] = _kernels._pure[key]
     return Tensor._wrap(val)
 
 
-# eager signature (x shape/dtype, dim, index shape/dtype, dispatch) -> (size along dim,
+# eager signature (x shape/dtype, dim, index shape/dtype, dispatch, tile_shape) -> (size along dim,
 # {index has negatives: kernel})
 _repeat: dict[tuple, tuple[int, dict[bool, Any]]] = {}
 
