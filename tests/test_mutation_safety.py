@@ -256,3 +256,41 @@ def test_real_imag_attributes_are_views_and_astype_copies():
     f = z.real.astype(jt.int32)
     f[0] = 0
     assert f.dtype == jt.int32 and complex(z[0]) == 10 + 2j
+
+
+# -- kept device constants (start offsets, scalar values, view offsets) -------------------------
+def test_repeated_slice_writes_keep_values_exact():
+    """Repeated writes pass their offsets and scalar values as kept device arrays: signed
+    zeros, NaN, ints and bools must still land exactly, at the right offsets."""
+    t = jt.ones(12)
+    a = np.ones(12, np.float32)
+    program = [(slice(1, 3), -0.0), (slice(1, 3), 0.0), (slice(1, 3), -0.0),
+               (slice(5, 7), float("nan")), (slice(5, 7), 2), (slice(5, 7), True),
+               (slice(5, 7), 2), (slice(8, 11), 1.5), (slice(8, 11), 1.5), (slice(2, 5), 1.5)]
+    for _ in range(3):
+        for key, value in program:
+            t[key] = value
+            a[key] = value
+            got = np.asarray(t)
+            np.testing.assert_array_equal(got, a)
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(a))
+    ti = jt.zeros((2, 3), dtype=jt.int8)
+    for _ in range(3):
+        ti[1, 0:2] = 7
+        ti[0, 1:] = -3
+    np.testing.assert_array_equal(np.asarray(ti), [[0, -3, -3], [7, 7, 0]])
+    with pytest.raises(OverflowError):
+        ti[1, 0:2] = 300  # the value check happens before any kept constant is used
+    np.testing.assert_array_equal(np.asarray(ti), [[0, -3, -3], [7, 7, 0]])
+
+
+def test_views_of_one_template_keep_their_own_offsets():
+    base = jt.asarray(np.arange(40.0, dtype=np.float32).reshape(8, 5))
+    views = [base[i:i + 2, 1:4] for i in range(0, 6, 2)]  # one template, three offsets
+    for _ in range(3):  # the second read of each view uses its kept device offsets
+        for i, v in zip(range(0, 6, 2), views):
+            np.testing.assert_array_equal(
+                np.asarray(v), np.arange(40.0, dtype=np.float32).reshape(8, 5)[i:i + 2, 1:4])
+    for k, v in enumerate(views):
+        v[0, 0] = -float(k + 1)  # writes through each view land at its own offset
+    assert [float(base[i, 1]) for i in (0, 2, 4)] == [-1.0, -2.0, -3.0]

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import jaxtensor as jt
+from jaxtensor import _constants
 from jaxtensor import _elementwise as ew
 
 REPEAT = 4  # promotion, fast path with the Python scalar, fast path with the cached scalar
@@ -178,12 +179,12 @@ def test_fast_path_under_jit_after_eager_use() -> None:
 
 def test_scalar_cache_is_bounded_and_exact() -> None:
     x = jt.asarray(np.array([1.0], dtype=np.float64))
-    for k in range(1, 2 * ew._SCALAR_CACHE_SIZE + 50):
+    for k in range(1, 2 * _constants.SIZE + 50):
         s = k + 0.25
         assert float((x * s)[0]) == s
         assert float((x * s)[0]) == s  # second use: converted and cached
-    assert len(ew._scalar_arrays) <= ew._SCALAR_CACHE_SIZE
-    assert len(ew._scalar_seen) <= ew._SCALAR_CACHE_SIZE
+    assert len(_constants._arrays) <= _constants.SIZE
+    assert len(_constants._seen) <= _constants.SIZE
 
 
 def test_bool_scalars_still_work() -> None:
@@ -202,7 +203,7 @@ def test_repeated_calls_take_the_fast_path() -> None:
     f32 = np.dtype("float32")
     assert ("subtract", f32, f32) in ew._fast
     assert ("subtract", f32, float) in ew._fast
-    assert (1.25, f32) in ew._scalar_arrays
+    assert (1.25, f32) in _constants._arrays
 
 
 def test_scalars_first_seen_inside_traces_do_not_leak() -> None:
@@ -210,7 +211,7 @@ def test_scalars_first_seen_inside_traces_do_not_leak() -> None:
     f = jax.jit(lambda x: x * s)
     for n in (3, 4, 5):  # the scalar seen in three traces, never eagerly
         np.testing.assert_allclose(np.asarray(f(jt.ones(n))), np.full(n, s, np.float32))
-    assert not any(isinstance(v, jax.core.Tracer) for v in ew._scalar_arrays.values())
+    assert not any(isinstance(v, jax.core.Tracer) for v in _constants._arrays.values())
     g = jax.jit(lambda x: x[:-1] * s)
     h = jt.jit(lambda x: x.__setitem__(slice(1, None), x[:-1] * s))
     for _ in range(2):

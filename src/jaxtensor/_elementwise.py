@@ -19,6 +19,7 @@ import numpy as np
 from jax import lax
 
 from . import _config, _dtypes, _kernels
+from ._constants import device_constant
 from ._tensor import Tensor, new_tensor
 
 __all__ = [
@@ -265,36 +266,18 @@ def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
     return op
 
 
-# Python scalars a program uses again and again (``x * 2.0`` in a loop) are kept as device
-# scalars: handing JAX a Python number costs a host-to-device conversion per call. A value
-# is converted on its second use, so a loop over distinct values converts nothing. Zero is
-# never kept (-0.0 == 0.0 as a key, but not as a value); both tables are bounded.
-_scalar_arrays: dict[tuple[Any, np.dtype], Any] = {}
-_scalar_seen: dict[tuple[Any, np.dtype], None] = {}
-_SCALAR_CACHE_SIZE = 1024
+# A Python scalar used again and again (``x * 2.0`` in a loop) is passed as a kept device
+# scalar (``_constants``). Zero is never kept (-0.0 == 0.0 as a key, but not as a value), nor
+# NaN, nor ints a float64 cannot hold (converted through it they would be rounded twice; the
+# kernel rounds them once).
 _EXACT = 2**53
 
 
 def _scalar_arg(s: int | float, dt: np.dtype) -> Any:
-    key = (s, dt)
-    arr = _scalar_arrays.get(key)
-    if arr is not None:
-        return arr
     if not s or s != s or (s.__class__ is int and dt.kind in "fc" and not -_EXACT < s < _EXACT):
-        return s  # zero, NaN, and ints a float64 cannot hold (converted through it they would
-        #           be rounded twice; the kernel rounds them once)
-    if key not in _scalar_seen:
-        if len(_scalar_seen) >= _SCALAR_CACHE_SIZE:
-            _scalar_seen.clear()
-        _scalar_seen[key] = None
         return s
-    arr = jnp.asarray(s, dtype=dt)
-    if isinstance(arr, jax.core.Tracer):  # made inside a trace: it must not outlive it
-        return s
-    if len(_scalar_arrays) >= _SCALAR_CACHE_SIZE:
-        _scalar_arrays.clear()
-    _scalar_arrays[key] = arr
-    return arr
+    arr = device_constant((s, dt), lambda: jnp.asarray(s, dtype=dt))
+    return s if arr is None else arr
 
 
 def _check(name: str, x: Any) -> Any:

@@ -16,9 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from . import _kernels, _view
+from ._constants import device_constant
 from ._view import View
 
 Tracer = jax.core.Tracer
@@ -101,8 +103,8 @@ class Template:
 
     def view(self, starts: list[int]) -> View:
         v = object.__new__(View)
-        v.steps, v.starts, v.comp, v.shape, v.key, v.fast = (
-            self.steps, tuple(starts), self.comp, self.shape, self.key, self.view_fast)
+        v.steps, v.starts, v.comp, v.shape, v.key, v.fast, v.dyn_cache = (
+            self.steps, tuple(starts), self.comp, self.shape, self.key, self.view_fast, None)
         return v
 
     # -- kernels ---------------------------------------------------------------------------
@@ -246,10 +248,21 @@ def setitem(x: Any, key: Any, sig: tuple, value: Any) -> bool:
         return True
     storage = x._storage
     arr = storage.array
-    dyn = np.array(starts, dtype=_IDX_NP)
     if isinstance(arr, Tracer) or isinstance(val, Tracer):
-        new = tpl.write_py()(arr, dyn, val)
+        new = tpl.write_py()(arr, np.array(starts, dtype=_IDX_NP), val)
     else:
+        # repeated starts and scalar values go to the kernel as kept device arrays
+        st = tuple(starts)
+        dyn = device_constant(("starts", st), lambda: jnp.asarray(np.array(st, _IDX_NP)))
+        if dyn is None:
+            dyn = np.array(st, dtype=_IDX_NP)
+        t = type(value)
+        if t is float or t is int or t is bool:
+            v0 = val
+            key = ("value", t, value, v0.dtype, math.copysign(1.0, value) if t is float else 0)
+            kept = device_constant(key, lambda: jnp.asarray(v0))
+            if kept is not None:
+                val = kept
         # arr, storage.array and the argument: nobody else holds the buffer
         donate = not storage.exported and sys.getrefcount(arr) <= 3
         new = tpl.write_fn(donate)(arr, dyn, val)

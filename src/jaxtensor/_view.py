@@ -180,7 +180,7 @@ def _n_dyn(step: Step) -> int:
 class View:
     """An immutable view description: steps, their start offsets and a component."""
 
-    __slots__ = ("steps", "starts", "comp", "shape", "key", "fast")
+    __slots__ = ("steps", "starts", "comp", "shape", "key", "fast", "dyn_cache")
 
     def __init__(
         self, steps: tuple[Step, ...], starts: tuple[Any, ...], comp: str | None = None
@@ -190,17 +190,31 @@ class View:
         self.comp = comp
         self.shape = steps[-1].out_shape if steps else None
         self.key = (steps, comp)
-        self.fast: dict | None = None  # per-view cache of fast-path templates
+        self.fast: dict | None = None  # cache of fast-path templates (shared by copies)
+        self.dyn_cache: Any = None  # this view's own: see dyn()
 
     def __repr__(self) -> str:
         return f"View(steps={self.steps}, starts={self.starts}, comp={self.comp})"
 
     def dyn(self) -> Any:
-        s = self.starts
+        """The start offsets as one integer array (a kernel argument).
+
+        Host array on first use; from the second use on, a device copy kept on the view (JAX
+        would otherwise convert the host array on every kernel call).
+        """
+        d = self.dyn_cache
+        if d is not None:
+            if type(d) is np.ndarray:
+                dev = jnp.asarray(d)
+                if not isinstance(dev, Tracer):
+                    self.dyn_cache = d = dev
+            return d
         try:
-            return np.array(s, dtype=_IDX_NP)
+            d = np.array(self.starts, dtype=_IDX_NP)
         except Exception:  # noqa: BLE001 - a traced start (an index inside jit)
-            return jnp.stack([jnp.asarray(v, _IDX_NP) for v in s])
+            return jnp.stack([jnp.asarray(v, _IDX_NP) for v in self.starts])
+        self.dyn_cache = d
+        return d
 
     def memory_strides(self) -> tuple[int, ...] | None:
         """Element strides of the view in the base's C-order memory (None if not strided)."""

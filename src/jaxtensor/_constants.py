@@ -1,0 +1,48 @@
+"""Device copies of small host constants that a program passes to kernels again and again.
+
+JAX converts a NumPy array or a Python number argument to a device buffer on every call of
+a compiled function (on CPU about 1.5-2 µs each, as much as the rest of a small write).
+Values used repeatedly (the scalar of ``x * 2.0`` in a loop, the start offsets of
+``x[1000:1100] = v``) are kept here as device arrays instead. A value is converted on its
+second use, so a loop over distinct values (``x[i] = v`` for every ``i``) converts nothing
+extra; both tables are bounded; nothing made while a trace is active is kept (it would be a
+tracer, invalid outside that trace). Kept arrays are uncommitted: JAX moves them to wherever
+the other arguments live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import jax
+
+Tracer = jax.core.Tracer
+
+#: The most values kept (and the most first uses remembered); a full table is cleared.
+SIZE = 1024
+_arrays: dict[Hashable, Any] = {}
+_seen: dict[Hashable, None] = {}
+
+
+def device_constant(key: Hashable, make: Callable[[], Any]) -> Any | None:
+    """The kept device array for ``key``, else ``None`` (the caller passes the host value).
+
+    ``make()`` builds the device array on the second use of ``key``; the key must determine
+    the value exactly (include the dtype, and the sign of a float zero).
+    """
+    arr = _arrays.get(key)
+    if arr is not None:
+        return arr
+    if key not in _seen:
+        if len(_seen) >= SIZE:
+            _seen.clear()
+        _seen[key] = None
+        return None
+    arr = make()
+    if isinstance(arr, Tracer):  # made inside a trace: it must not outlive it
+        return None
+    if len(_arrays) >= SIZE:
+        _arrays.clear()
+    _arrays[key] = arr
+    return arr
