@@ -90,5 +90,17 @@ def scalar_or_value(x: Any, other_dtype: np.dtype) -> tuple[Any, np.dtype]:
     return v, np.dtype(v.dtype)
 
 
+def promoted_pair(x1: Any, x2: Any, name: str = "x1") -> tuple[Any, Any, np.dtype]:
+    """Values of two operands, either of which may be a Python scalar, and their promoted
+    dtype. ``x1`` is taken as the array side unless only ``x2`` is a Tensor."""
+    if isinstance(x1, Tensor) or not isinstance(x2, Tensor):
+        a = value(x1, name)
+        b, bdt = scalar_or_value(x2, np.dtype(a.dtype))
+        return a, b, _dtypes.promote(np.dtype(a.dtype), bdt)
+    b = x2._value()
+    a, adt = scalar_or_value(x1, np.dtype(b.dtype))
+    return a, b, _dtypes.promote(adt, np.dtype(b.dtype))
+
+
 def is_traced(*vals: Any) -> bool:
     return any(isinstance(v, Tracer) for v in vals)

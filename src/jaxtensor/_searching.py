@@ -152,16 +152,9 @@ def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:
     c = _args.value(condition, "condition")
     if c.dtype != np.bool_:
         raise TypeError(f"where(): condition must be a boolean Tensor, got {c.dtype}")
-    if isinstance(x1, Tensor) or not isinstance(x2, Tensor):
-        if not isinstance(x1, Tensor) and type(x1) in _args._SCALARS:
-            raise TypeError("where(): at least one of x1 and x2 must be a Tensor")
-        a = _args.value(x1, "x1")
-        b, bdt = _args.scalar_or_value(x2, np.dtype(a.dtype))
-        dt = _dtypes.promote(np.dtype(a.dtype), bdt)
-    else:
-        b = x2._value()
-        a, adt = _args.scalar_or_value(x1, np.dtype(b.dtype))
-        dt = _dtypes.promote(adt, np.dtype(b.dtype))
+    if not isinstance(x1, Tensor) and not isinstance(x2, Tensor) and type(x1) in _args._SCALARS:
+        raise TypeError("where(): at least one of x1 and x2 must be a Tensor")
+    a, b, dt = _args.promoted_pair(x1, x2)
     _args_shapes = (tuple(c.shape), tuple(np.shape(a)), tuple(np.shape(b)))
     from ._manipulation import broadcast_shapes
 

@@ -157,14 +157,7 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Tensor:
     """
     if not isinstance(x1, Tensor) and not isinstance(x2, Tensor):
         raise TypeError("isin(): at least one of x1 and x2 must be a Tensor")
-    if isinstance(x1, Tensor):
-        a = x1._value()
-        b, bdt = _args.scalar_or_value(x2, np.dtype(a.dtype))
-        dt = _dtypes.promote(np.dtype(a.dtype), bdt)
-    else:
-        b = x2._value()
-        a, adt = _args.scalar_or_value(x1, np.dtype(b.dtype))
-        dt = _dtypes.promote(adt, np.dtype(b.dtype))
+    a, b, dt = _args.promoted_pair(x1, x2)
     inv = bool(invert)
 
     def build() -> Any:
