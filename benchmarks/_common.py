@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 # One core for everything: XLA:CPU sizes its intra-op thread pool from the CPUs the process
 # may use (threads created later inherit the mask), so this keeps it at one thread; eigen's
@@ -22,6 +23,17 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "benchmarks.md"
+
+
+def torch_one_thread() -> Any:
+    """``torch`` limited to one thread, or ``None`` when it is not installed (it comes with
+    the ``[bench]`` extra)."""
+    try:
+        import torch
+    except ImportError:  # pragma: no cover
+        return None
+    torch.set_num_threads(1)
+    return torch
 
 
 def write_section(begin: str, end: str, block: str) -> None:

@@ -46,15 +46,8 @@ import numpy as np  # noqa: E402
 import jaxtensor as jt  # noqa: E402
 from jaxtensor import _index_select  # noqa: E402
 
-try:
-    import torch
-
-    torch.set_num_threads(1)
-except ImportError:  # pragma: no cover - torch is in the [bench] extra
-    torch = None
-
-ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "benchmarks.md"
+torch = _common.torch_one_thread()
+ROOT, DOC = _common.ROOT, _common.DOC
 PLOT = ROOT / "docs" / "index_select_bench.png"
 BEGIN, END = "<!-- index_select:begin -->", "<!-- index_select:end -->"
 

@@ -34,7 +34,6 @@ import platform  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import _common  # single-threaded XLA: imported before jax
 import jax  # noqa: E402
@@ -44,8 +43,7 @@ from jax import lax  # noqa: E402
 
 import jaxtensor as jt  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-DOC = ROOT / "docs" / "benchmarks.md"
+ROOT, DOC = _common.ROOT, _common.DOC
 BLOCK = 2**18  # view_block: the size of the view written through
 BASE = "jax.jit .at[].set (donated)"
 UNCHECKED = "jaxtensor.jit check_bounds=False"
