@@ -42,6 +42,12 @@ SCRIPT = textwrap.dedent(
     t.index_put_((jt.asarray([0, 7]), jt.asarray([0, 7])), jt.asarray([8.0, 9.0]),
                  accumulate=True)
     a[[0, 7], [0, 7]] += [8.0, 9.0]; check("index_put_ accumulate")
+    for k in range(3):  # repeats pass kept device offsets, values and scalars
+        t[2:4] = float(k); a[2:4] = k; check("repeated slice write")
+        v[0, 1] = 5.0; a[1, 2] = 5.0; check("repeated write through a view")
+        np.testing.assert_array_equal(np.asarray(v), a[1:5, ::2])
+        u = t * 3.0
+        assert u._value().sharding.spec == spec, u._value().sharding
     print("ok")
     """
 )
