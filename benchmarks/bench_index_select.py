@@ -365,7 +365,7 @@ def write_doc(results: list, load0: tuple, load1: tuple, rounds: int) -> None:
         "instead of one strided column per index. The `[3, 4]` example measures per-call "
         "overhead: an eager call repeating a signature it has seen looks up the kernel chosen "
         "then and checks the index bounds (remembered per index array: a jax Array never "
-        "changes), ~2 µs of Python around the compiled call; inside a user's `jax.jit` that "
+        "changes), 2-3 µs of Python around the compiled call; inside a user's `jax.jit` that "
         "overhead is gone (the same gather is traced).",
         "",
         f"![index_select benchmark]({PLOT.name})",
