@@ -137,6 +137,14 @@ _PASS_INT = 2**62 if _config.X64 else 2**31 - 1
 _int_limits: dict[np.dtype, tuple[int, int]] = {}
 
 
+def _int_range(dt: np.dtype) -> tuple[int, int]:
+    lim = _int_limits.get(dt)
+    if lim is None:
+        info = np.iinfo(dt)
+        lim = _int_limits[dt] = (int(info.min), int(info.max))
+    return lim
+
+
 def _scalar(s: Any, dt: np.dtype) -> Any:
     """A Python scalar operand for a kernel computing in ``dt``.
 
@@ -153,11 +161,8 @@ def _scalar(s: Any, dt: np.dtype) -> Any:
         if k in "fc":
             return s
         if k in "iu":
-            lim = _int_limits.get(dt)
-            if lim is None:
-                info = np.iinfo(dt)
-                lim = _int_limits[dt] = (int(info.min), int(info.max))
-            if lim[0] <= s <= lim[1]:
+            lo, hi = _int_range(dt)
+            if lo <= s <= hi:
                 return s
     if isinstance(s, complex) and dt.kind != "c":
         raise TypeError(f"cannot combine a complex scalar with a Tensor of dtype {dt}")
@@ -221,13 +226,15 @@ def _remember(name: str, x1: Any, x2: Any, a: Any, b: Any, dt: np.dtype,
         key, s = (name, t1, b.dtype), x1
     else:
         return
+    if key in _fast:
+        return
     if s.__class__ is float and dt.kind in "fc":
         _fast[key] = (kernel, None, None, dt)
     elif s.__class__ is int:
         lo, hi = -_PASS_INT + 1, _PASS_INT - 1
         if dt.kind in "iu":
-            info = np.iinfo(dt)
-            lo, hi = builtins.max(lo, int(info.min)), builtins.min(hi, int(info.max))
+            ilo, ihi = _int_range(dt)
+            lo, hi = builtins.max(lo, ilo), builtins.min(hi, ihi)
         elif dt.kind not in "fc":
             return
         _fast[key] = (kernel, lo, hi, dt)
