@@ -558,9 +558,7 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
         xv, iv = x._value(), index._value()
         if type(xv) is _ArrayImpl and type(iv) is _ArrayImpl:
             try:
-                sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch,
-                       None if tile_shape is None else tuple(tile_shape))
-                e = _repeat.get(sig)
+                e = _repeat.get(_repeat_key(xv, dim, iv, tile_shape))
             except TypeError:  # not a sequence of ints: the full path says what is wrong
                 e = None
             if e is not None:
@@ -641,15 +639,20 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
         return out
     if (x.__class__ is Tensor and index.__class__ is Tensor and type(xv) is _ArrayImpl
             and type(iv) is _ArrayImpl and x.ndim):
-        sig = (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch,
-               None if tile_shape is None else tuple(tile_shape))
-        _repeat.setdefault(sig, (n, {}))[1][neg] = _kernels._pure[key]
+        _repeat.setdefault(_repeat_key(xv, dim, iv, tile_shape), (n, {}))[1][neg] = (
+            _kernels._pure[key])
     return Tensor._wrap(val)
 
 
-# eager signature (x shape/dtype, dim, index shape/dtype, dispatch, tile_shape) -> (size along dim,
-# {index has negatives: kernel})
+# eager signature (see _repeat_key) -> (size along dim, {index has negatives: kernel})
 _repeat: dict[tuple, tuple[int, dict[bool, Any]]] = {}
+
+
+def _repeat_key(xv: Any, dim: Any, iv: Any, tile_shape: Any) -> tuple:
+    """What fixes an eager call's kernel besides the index values (``TypeError`` when
+    ``tile_shape`` is not a sequence of hashable entries)."""
+    return (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch,
+            None if tile_shape is None else tuple(tile_shape))
 
 
 def _install_methods() -> None:
