@@ -308,6 +308,7 @@ def _install_methods() -> None:
     def sum_method(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
                    *, dim: Any = None, keepdim: bool = False) -> Tensor:
         if axis is None and dtype is None and dim is None and not (keepdims or keepdim):
+            # sum()'s fast path inlined: a call layer is a measurable part of a small x.sum()
             v = self._value()
             fn = _sum_all.get(v.dtype)
             if fn is not None:
