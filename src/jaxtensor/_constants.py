@@ -5,7 +5,7 @@ a compiled function (on CPU about 1.5-2 µs each, as much as the rest of a small
 Values used repeatedly (the scalar of ``x * 2.0`` in a loop, the start offsets of
 ``x[1000:1100] = v``) are kept here as device arrays instead. A value is converted on its
 second use, so a loop over distinct values (``x[i] = v`` for every ``i``) converts nothing
-extra; both tables are bounded; nothing made while a trace is active is kept (it would be a
+extra; both tables are bounded caches (``_cache.py``); nothing made while a trace is active is kept (it would be a
 tracer, invalid outside that trace). Kept arrays are uncommitted: JAX moves them to wherever
 the other arguments live.
 """
@@ -17,12 +17,14 @@ from typing import Any
 
 import jax
 
+from . import _cache
+
 Tracer = jax.core.Tracer
 
-#: The most values kept (and the most first uses remembered); a full table is cleared.
+#: The most values kept (and the most first uses remembered).
 SIZE = 1024
-_arrays: dict[Hashable, Any] = {}
-_seen: dict[Hashable, None] = {}
+_arrays = _cache.cache("kept device constants", SIZE)
+_seen = _cache.cache("host constants seen once", SIZE)
 
 
 def device_constant(key: Hashable, make: Callable[[], Any]) -> Any | None:
@@ -35,14 +37,10 @@ def device_constant(key: Hashable, make: Callable[[], Any]) -> Any | None:
     if arr is not None:
         return arr
     if key not in _seen:
-        if len(_seen) >= SIZE:
-            _seen.clear()
         _seen[key] = None
         return None
     arr = make()
     if isinstance(arr, Tracer):  # made inside a trace: it must not outlive it
         return None
-    if len(_arrays) >= SIZE:
-        _arrays.clear()
     _arrays[key] = arr
     return arr
