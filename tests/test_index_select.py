@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
-from jaxtensor import _index_select, _indexing
+from jaxtensor import _index_select
 
 _HAVE = set(jt.__array_namespace_info__().dtypes())  # no 64-bit dtypes with JAX_ENABLE_X64=0
 DTYPES = [d for d in ("float32", "float64", "int32", "int64", "int8", "uint8", "bool",
@@ -265,16 +265,19 @@ def test_errors():
         jt.index_select(x, 1, jt.asarray([0]), tile_shape=[0, 1])
 
 
-def test_traced_bounds_hook_called_under_jit():
-    seen = []
-    hook = lambda idx, size, axis: seen.append((size, axis))  # noqa: E731
-    _indexing.traced_bounds_checks.append(hook)
-    try:
-        f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
-        f(jnp.ones((3, 4)), jnp.asarray([1, 3]))
-    finally:
-        _indexing.traced_bounds_checks.remove(hook)
-    assert seen == [(4, 1)]
+def test_traced_index_is_bounds_checked_under_jaxtensor_jit():
+    x = jt.reshape(jt.arange(12.0), (3, 4))
+    f = jt.jit(lambda v, i: jt.index_select(v, 1, i))
+    np.testing.assert_array_equal(np.asarray(f(x, jnp.asarray([1, 3]))),
+                                  np.arange(12.0).reshape(3, 4)[:, [1, 3]])
+    for bad, named in (([0, 4], 4), ([-5, 1], -5)):
+        with pytest.raises(IndexError) as eager:
+            jt.index_select(x, 1, jt.asarray(bad))
+        with pytest.raises(IndexError, match=f"index {named} is out of bounds"):
+            f(x, jnp.asarray(bad))
+        assert str(named) in str(eager.value)
+    g = jt.jit(lambda v, i: jt.index_select(v, 1, i), check_bounds=False)
+    assert g(x, jnp.asarray([0, 4])).shape == (3, 2)  # unchecked: clamped, as in JAX
 
 
 def test_under_jit_and_vmap():

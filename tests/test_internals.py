@@ -1,7 +1,10 @@
-"""jaxtensor.jit's call paths: the short path and the per-signature guard of plain calls,
-and the bounds checks folded into one output (with checkify only for checks in nested
-traces). Each test compares with eager code or NumPy, over repeated calls so that the
-second and later calls take the cached paths."""
+"""Tests that read jaxtensor's internals: caches, plans, storage versions and queues.
+
+Every other test file checks public behaviour only; what is here checks that the fast paths
+are taken (jaxtensor.jit's short path for plain calls, its bounds checks folded into one
+output with checkify only for checks in nested traces; the operator fast path and its
+constant cache; queued scalar writes) and still gives the results of eager code or NumPy.
+When an internal changes, these are the tests to update."""
 
 from __future__ import annotations
 
@@ -14,11 +17,12 @@ import pytest
 from jax import lax
 
 import jaxtensor as jt
-from jaxtensor import _transforms
+from jaxtensor import _constants, _jit_trace, _storage
+from jaxtensor import _elementwise as ew
 
 
 def _state(f):
-    return f._jaxtensor_jit
+    return f._jaxtensor_jit  # (a _jit.Jitted)
 
 
 # -- the short path and the guard ---------------------------------------------------------------
@@ -34,7 +38,7 @@ def test_repeat_calls_use_the_guard_and_write_back():
         ref[k % 5] = k
         assert x.tolist() == ref.tolist()
     s = _state(put)
-    assert s._guard is not None and len(s._plans) == 1
+    assert len(s._plans) == 1 and s._guard is not None
 
 
 def test_guard_follows_donation_and_export():
@@ -192,7 +196,8 @@ def test_exception_in_the_function_then_calls_work():
         f(jt.zeros(2), 3)
     f(x, 4)
     assert x.tolist() == [4.0, 0.0, 0.0]
-    assert _state(f)._ctx is None
+    assert all(p.call is None for p in _state(f)._plans.values())
+    assert jt._context.current.get() is None
 
 
 def test_jitted_function_is_a_function_and_a_method():
@@ -263,14 +268,15 @@ def test_unsigned_index_values_keep_their_value_in_the_message():
         big = 2**64 - 1
         with pytest.raises(IndexError, match=f"index {big} is out of bounds"):
             f(x, jnp.array([1, big], jnp.uint64))
+    x = jt.zeros(4)  # (a failed call that donated leaves its computed values: see below)
     f(x, np.uint32(3))
     assert x.tolist() == [0.0, 0.0, 0.0, 1.0]
 
 
 def test_a_function_without_checks_reads_nothing(monkeypatch):
     reads = []
-    orig = _transforms._check_error
-    monkeypatch.setattr(_transforms, "_check_error", lambda c, chk: reads.append(1) or orig(c, chk))
+    orig = _jit_trace.check_error
+    monkeypatch.setattr(_jit_trace, "check_error", lambda c, chk: reads.append(1) or orig(c, chk))
     f = jt.jit(lambda x: x.__setitem__(slice(1, None), x[:-1] + x[1:]))
     g = jt.jit(lambda x, i: x.__setitem__(i, 1.0))
     x = jt.ones(4)
@@ -328,8 +334,8 @@ def test_check_bounds_false_has_no_check_output():
     f(x, 0)
     f(x, 5)  # clamped, as in JAX
     assert x.tolist() == [1.0, 1.0]
-    plan = next(iter(_state(f)._plans.values()))
-    assert not plan.checkify
+    spec = next(iter(_state(f)._plans))
+    assert spec[-1] is None  # no check mode
 
 
 def test_a_python_scalar_used_in_several_traces():
@@ -354,3 +360,82 @@ def test_jaxtensor_jit_after_a_scalar_used_in_several_traces():
     for _ in range(3):
         h(x)
     np.testing.assert_allclose(x.tolist(), [1.0, s, s * s, s**3], rtol=1e-6)
+
+
+# -- moved from the behaviour tests: they read caches and versions ---------------------------
+def test_augmented_assignment_through_an_index_writes_once(monkeypatch):
+    installs = []
+    orig = _storage.Storage._install
+    monkeypatch.setattr(_storage.Storage, "_install",
+                        lambda self, new: installs.append(1) or orig(self, new))
+    x = jt.arange(6.0)
+    x[1:4] += 1.0  # Python: r = x[1:4]; r += 1; x[1:4] = r  (the last step is a no-op)
+    assert len(installs) == 1
+    x[1:] += x[:-1]  # the right-hand side is read after the target: still one write
+    assert len(installs) == 2
+    ref = np.arange(6.0)
+    ref[1:4] += 1.0
+    ref[1:] += ref[:-1].copy()
+    assert x.tolist() == ref.tolist()
+    y = x[2:]
+    y *= 2.0
+    x[2:] = y  # explicitly writing a view onto itself
+    ref[2:] *= 2.0
+    assert x.tolist() == ref.tolist()
+    i = jt.asarray(1)
+    x[i] += 100.0  # a Tensor key: the ordinary path
+    ref[1] += 100.0
+    assert x.tolist() == ref.tolist()
+
+
+def test_scalar_cache_is_bounded_and_exact() -> None:
+    x = jt.asarray(np.array([1.0], dtype=np.float64))
+    for k in range(1, 2 * _constants.SIZE + 50):
+        s = k + 0.25
+        assert float((x * s)[0]) == s
+        assert float((x * s)[0]) == s  # second use: converted and cached
+    assert len(_constants._arrays) <= _constants.SIZE
+    assert len(_constants._seen) <= _constants.SIZE
+
+
+def test_repeated_calls_take_the_operator_fast_path() -> None:
+    x = jt.asarray(np.array([1.0, 2.0], dtype=np.float32))
+    y = jt.asarray(np.array([3.0, 4.0], dtype=np.float32))
+    for _ in range(3):
+        assert (x - y).tolist() == [-2.0, -2.0]
+        assert (x - 1.25).tolist() == [-0.25, 0.75]
+    f32 = np.dtype("float32")
+    assert ("subtract", f32, f32) in ew._fast
+    assert ("subtract", f32, float) in ew._fast
+    assert (1.25, f32) in _constants._arrays
+
+
+def test_scalars_first_seen_inside_traces_are_not_kept() -> None:
+    s = 2.718281828
+    f = jax.jit(lambda x: x * s)
+    for n in (3, 4, 5):  # the scalar seen in three traces, never eagerly
+        np.testing.assert_allclose(np.asarray(f(jt.ones(n))), np.full(n, s, np.float32))
+    assert not any(isinstance(v, jax.core.Tracer) for v in _constants._arrays.values())
+
+
+def test_queue_bound_flushes(monkeypatch):
+    monkeypatch.setattr(_storage, "MAX_PENDING", 8)
+    t = jt.zeros(16)
+    for k in range(20):
+        t[k % 16] = float(k)
+        assert t._storage._pending is None or len(t._storage._pending) < 8
+    expected = np.zeros(16, np.float32)
+    for k in range(20):
+        expected[k % 16] = k
+    np.testing.assert_array_equal(np.asarray(t), expected)
+
+
+def test_clear_caches_empties_every_cache_and_results_stay_right() -> None:
+    x = jt.arange(6.0)
+    for _ in range(3):
+        x[1:3] = x[1:3] * 2.0
+    assert any(len(c) for c in jt._cache.all_caches())
+    jt.clear_caches()
+    assert not any(len(c) for c in jt._cache.all_caches())
+    x[1:3] = x[1:3] * 2.0
+    assert x.tolist() == [0.0, 16.0, 32.0, 3.0, 4.0, 5.0]

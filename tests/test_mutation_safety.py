@@ -180,21 +180,6 @@ def test_many_queued_writes_last_wins():
     np.testing.assert_array_equal(np.asarray(t), [999, 997, 998])
 
 
-def test_queue_bound_flushes(monkeypatch):
-    from jaxtensor import _storage
-
-    monkeypatch.setattr(_storage, "MAX_PENDING", 8)
-    t = jt.zeros(16)
-    for k in range(20):
-        t[k % 16] = float(k)
-    assert t._storage._pending is None or len(t._storage._pending[0]) < 8
-    expected = np.zeros(16, np.float32)
-    for k in range(20):
-        expected[k % 16] = k
-    np.testing.assert_array_equal(np.asarray(t), expected)
-
-
-# -- atomicity ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "bad",
     [

@@ -13,12 +13,15 @@ The namespace is the package: every module below contributes its ``__all__``.
 
 from ._config import X64 as _X64  # enables 64-bit mode before anything else
 
+from ._cache import clear_caches
+
 from . import (
     _creation,
     _data_type_functions,
     _dtypes,
     _elementwise,
     _index_select,
+    _indexing,
     _indexing_functions,
     _info,
     _linear_algebra,
@@ -51,6 +54,9 @@ from ._tensor import Tensor
 from ._transforms import *  # noqa: F403
 from ._utility import *  # noqa: F403
 
+# the public exceptions print as the names users catch them by
+TracerLeakError.__module__ = NonConcreteBooleanIndexError.__module__ = "jaxtensor"
+
 # The public dtype constants wrap NumPy dtypes (see _dtypes.DType).
 bool = _dtypes.public["bool"]  # noqa: A001
 int8, int16, int32, int64 = (_dtypes.public[f"int{n}"] for n in (8, 16, 32, 64))
@@ -59,6 +65,8 @@ float32, float64 = _dtypes.public["float32"], _dtypes.public["float64"]
 complex64, complex128 = _dtypes.public["complex64"], _dtypes.public["complex128"]
 
 _install_operators()
+Tensor.__getitem__ = _indexing.getitem
+Tensor.__setitem__ = _indexing.setitem
 _creation._install_methods()
 
 __array_api_version__ = _info.API_VERSION
@@ -69,7 +77,7 @@ _DTYPE_NAMES = [
 ]
 
 __all__ = sorted(
-    {"Tensor", "TracerLeakError", "NonConcreteBooleanIndexError", "fft", "linalg",
+    {"Tensor", "TracerLeakError", "clear_caches", "NonConcreteBooleanIndexError", "fft", "linalg",
      "__array_api_version__", *_DTYPE_NAMES}
     | {
         n

@@ -132,11 +132,11 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
     """Check every index value is in ``[-size, size)``; returns True when some are negative.
 
     Concrete indices are checked now (``IndexError`` naming the value and the size); traced
-    ones go to the hooks in ``_indexing.traced_bounds_checks`` (filled by ``jaxtensor.jit``'s
-    checked mode) and are clamped by the kernel otherwise, as JAX does.
+    ones go to the running ``jaxtensor.jit`` trace's check (in its checked mode) and are
+    clamped by the kernel otherwise, as JAX does.
     """
     if isinstance(idx, Tracer):
-        _indexing._check_traced(idx, size, axis)
+        _indexing.check_traced(idx, size, axis)
         return True
     if not math.prod(idx.shape):
         return False

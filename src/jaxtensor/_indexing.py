@@ -1,363 +1,432 @@
-"""``__getitem__``/``__setitem__``: parse an index, validate it like NumPy 2, lower it.
+"""``__getitem__``/``__setitem__``: plan an index (``_index_plan.py``), then lower it.
 
-Basic indices (ints, slices, ``None``, ``...``, 0-D integer arrays) become views (see
-``_view.py``); anything with an integer array, a boolean mask or a Python ``bool`` is
-*advanced* and lowers to a gather (getitem, a copy) or a scatter (setitem) on the tensor's
-value, compiled once per index structure. Out-of-bounds integers raise ``IndexError``
-before anything runs, so a failed operation changes nothing.
+A key is split into its static signature and its values and planned once per (shape,
+signature). A basic plan (ints, slices, ``None``, ``...``, 0-D integer Tensors) becomes a
+view through a template (``_basic_index.py``); anything with an integer array, a boolean
+mask or a Python ``bool`` is *advanced* and lowers to a gather (getitem, a copy) or a
+scatter (setitem) on the tensor's value, compiled once per index structure. Out-of-bounds
+integers raise ``IndexError`` before anything runs, so a failed operation changes nothing.
+
+Both functions are bound as ``Tensor.__getitem__``/``__setitem__`` by ``_methods.py``.
 """
 
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _fastpath, _kernels, _view
+from . import _basic_index, _index_plan, _kernels, _values
+from ._constants import device_constant
+from ._context import current as _current_jit
+from ._index_plan import (
+    Int,
+    IntArray,
+    Mask,
+    NewAxis,
+    NonConcreteBooleanIndexError,
+    Plan,
+    PyBool,
+    Slice,
+)
+from ._tensor import Tensor
 
-if TYPE_CHECKING:
-    from ._tensor import Tensor
+__all__ = ["NonConcreteBooleanIndexError"]
 
 Tracer = jax.core.Tracer
-
-_INVALID = (
-    "only integers, slices (`:`), ellipsis (`...`), None (new axis) and integer or "
-    "boolean arrays are valid indices"
-)
+_ArrayImpl = type(jnp.zeros(()))
+_IDX_NP = np.int64 if jax.config.read("jax_enable_x64") else np.int32
+prepare_value = _values.prepare_value
 
 
-class NonConcreteBooleanIndexError(IndexError):
-    """A boolean mask whose values are not known (inside ``jit``) selects a data-dependent shape."""
+# -- the operations ---------------------------------------------------------------------
+def _basic_sig(key: Any) -> tuple | None:
+    """The signature of a key of ints, slices (int/None bounds), ``None`` and ``...``
+    without building its value list, else None (the cheap first test of the commonest
+    keys: their values are the ints, see :func:`_ints`)."""
+    t = type(key)
+    if t is int:
+        return _INT_SIG
+    if t is slice:
+        a, b, c = key.start, key.stop, key.step
+        if (a is None or type(a) is int) and (b is None or type(b) is int) and (
+                c is None or type(c) is int):
+            return (("s", a, b, c),)
+        return None
+    if t is tuple:
+        sig = []
+        for k in key:
+            tk = type(k)
+            if tk is int:
+                sig.append("i")
+            elif tk is slice:
+                a, b, c = k.start, k.stop, k.step
+                if not ((a is None or type(a) is int) and (b is None or type(b) is int) and (
+                        c is None or type(c) is int)):
+                    return None
+                sig.append(("s", a, b, c))
+            elif k is None or k is Ellipsis:
+                sig.append(k)
+            else:
+                return None
+        return tuple(sig)
+    return None
 
 
-# Under ``jaxtensor.jit`` a checker is installed here to verify traced index values
-# (``jax.experimental.checkify``); plain tracing clamps them as JAX does.
-traced_bounds_checks: list[Callable[[Any, int, int], None]] = []
+_INT_SIG = ("i",)
+
+
+def _ints(key: Any) -> list[int]:
+    if type(key) is int:
+        return [key]
+    if type(key) is tuple:
+        return [k for k in key if type(k) is int]
+    return []
+
+
+def getitem(x: Tensor, key: Any) -> Tensor:
+    """``x[key]``: a view for a basic index, a new Tensor for an advanced one."""
+    v = x._view
+    sig = _basic_sig(key)
+    if sig is not None:
+        shape = x.shape
+        tpl = _basic_index.lookup(v, shape, sig)
+        if tpl is None:
+            tpl = _basic_index.template(v, shape, sig, _index_plan.plan(shape, sig))
+        ints = _ints(key)
+        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, ints[:] if ints else ints),
+                                  (v, tpl, ints)))
+    shape = x.shape
+    sig, values = _index_plan.split(key)
+    plan = _index_plan.plan(shape, sig)
+    if plan.basic:
+        tpl = _basic_index.template(v, shape, sig, plan)
+        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, values[:] if values else values),
+                                  (v, tpl, values)))
+    adv = _advanced(plan, values, shape)
+    if adv.shape is None:
+        raise NonConcreteBooleanIndexError(
+            "a boolean mask inside jit selects a data-dependent number of elements; use "
+            "jaxtensor.where(mask, x, other), or jaxtensor.nonzero(mask, size=...) for a "
+            "static-size index"
+        )
+    struct, in_shape = adv.struct, adv.in_shape
+    val = _kernels.call(
+        ("gather", struct, in_shape), lambda: _gather_fn(struct, in_shape), x._value(),
+        *adv.dyn)
+    return Tensor._wrap(val)
+
+
+def setitem(x: Tensor, key: Any, value: Any) -> None:
+    """``x[key] = value``: written through ``x``'s storage, so every alias sees it."""
+    v = x._view
+    tk = type(key)
+    if v is None and (tk is int or tk is tuple) and _queue_scalar(x, key, value):
+        return
+    sig = _basic_sig(key)
+    if sig is not None:
+        shape = x.shape
+        tpl = _basic_index.lookup(v, shape, sig)
+        if tpl is None:
+            tpl = _basic_index.template(v, shape, sig, _index_plan.plan(shape, sig))
+        ints = _ints(key)
+        if type(value) is Tensor and _is_target(value, x, tpl, ints):
+            return
+        _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, ints), value)
+        return
+    shape = x.shape
+    sig, values = _index_plan.split(key)
+    plan = _index_plan.plan(shape, sig)
+    if plan.basic:
+        tpl = _basic_index.template(v, shape, sig, plan)
+        if type(value) is Tensor and _is_target(value, x, tpl, values):
+            return
+        _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, values), value)
+        return
+    adv = _advanced(plan, values, shape)
+    if adv.shape is None:
+        _masked_assign(x, adv, value)
+        return
+    val = prepare_value(value, x.dtype, adv.shape)
+    if math.prod(adv.shape) == 0:
+        return
+    struct, in_shape, out_shape = adv.struct, adv.in_shape, adv.shape
+    _kernels.write_indexed(
+        x._storage,
+        v,
+        (struct, in_shape, out_shape),  # out_shape: the closure uses it
+        lambda: _scatter_fn(struct, in_shape, out_shape),
+        val,
+        adv.dyn,
+    )
+
+
+def _is_target(value: Tensor, x: Tensor, tpl: _basic_index.Template, ints: list) -> bool:
+    """Whether ``value`` is the view ``x[key]`` made (``tpl`` and ``ints``: the template and
+    the int values of ``key``): the second half of ``x[key] op= v`` (Python runs
+    ``t = x[key]; t op= v; x[key] = t``), whose in-place op already wrote. Compared by the
+    view's origin, so traced int values (inside ``jaxtensor.jit``) match by identity."""
+    vv = value._view
+    if vv is None or value._storage is not x._storage:
+        return False
+    o = vv.origin
+    return o is not None and o[0] is x._view and o[1] is tpl and _same(o[2], ints)
+
+
+def _write_basic(x: Tensor, tpl: _basic_index.Template, starts: list[Any], value: Any) -> None:
+    val = prepare_value(value, x.dtype, tpl.shape)
+    if tpl.size == 0:
+        return
+    storage = x._storage
+    if isinstance(val, Tracer) or any(type(s) is not int for s in starts):
+        storage.update(tpl.pick, _starts_array(starts), val)
+        return
+    # repeated starts and scalar values go to the kernel as kept device arrays
+    st = tuple(starts)
+    dyn = device_constant(("starts", st), lambda: jnp.asarray(np.array(st, _IDX_NP)))
+    if dyn is None:
+        dyn = np.array(st, dtype=_IDX_NP)
+    t = type(value)
+    if t is float or t is int or t is bool:
+        v0 = val
+        k = ("value", t, value, v0.dtype, math.copysign(1.0, value) if t is float else 0)
+        kept = device_constant(k, lambda: jnp.asarray(v0))
+        if kept is not None:
+            val = kept
+    storage.update(tpl.pick, dyn, val)
+
+
+def _same(a: list, b: list) -> bool:
+    """Whether two lists of index values are equal (traced ones only if identical)."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is not y and (type(x) is not int or type(y) is not int or x != y):
+            return False
+    return True
+
+
+def _starts_array(starts: list[Any]) -> Any:
+    if any(isinstance(s, Tracer) for s in starts):
+        return jnp.stack([jnp.asarray(s, _IDX_NP) for s in starts])
+    return np.array(starts, dtype=_IDX_NP)
+
+
+# -- queued scalar writes ---------------------------------------------------------------
+def _queue_scalar(x: Tensor, key: Any, value: Any) -> bool:
+    """``x[key] = value`` for a base tensor, an int (tuple) key and a Python number: queued
+    on the storage (:meth:`Storage.queue`). False (nothing done) when the write is not of
+    that simple form or would raise: the general path then handles it, errors included."""
+    st = x._storage
+    if type(st._array) is not _ArrayImpl or _current_jit.get() is not None:
+        return False
+    lim = st.meta
+    if lim is None:
+        lim = st.meta = _limits(st._array)
+    kind, lo, hi, shape = lim
+    if kind is None:
+        return False
+    tv = type(value)
+    if tv is float:
+        if kind != "f":
+            return False
+    elif tv is int:
+        if kind == "f":
+            if not -1e308 < value < 1e308:
+                return False
+        elif not lo <= value <= hi:
+            return False
+    else:
+        return False
+    if type(key) is int:
+        if len(shape) != 1:
+            return False
+        n = shape[0]
+        if key < 0:
+            key += n
+        if not 0 <= key < n:
+            return False
+        flat = key
+    else:
+        if len(key) != len(shape):
+            return False
+        flat = 0
+        for i, n in zip(key, shape):
+            if type(i) is not int:
+                return False
+            if i < 0:
+                i += n
+            if not 0 <= i < n:
+                return False
+            flat = flat * n + i
+    st.queue(flat, value)
+    return True
+
+
+def _limits(arr: Any) -> tuple:
+    """(kind, min, max, shape) of a storage's value, for queued writes."""
+    dt = np.dtype(arr.dtype)
+    shape = tuple(arr.shape)
+    if dt.kind == "f":
+        return ("f", None, None, shape)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return ("i", int(info.min), int(info.max), shape)
+    return (None, None, None, shape)
+
+
+# -- advanced indices -----------------------------------------------------------------
+class _Advanced:
+    """An advanced plan resolved for one call: the static structure of the jnp index
+    (``struct``), its dynamic arrays (``dyn``), the indexed shape with Python-bool axes
+    inserted (``in_shape``) and the result's shape (None: a traced mask)."""
+
+    __slots__ = ("struct", "dyn", "in_shape", "shape", "mask")
+
+    def __init__(self, struct: tuple, dyn: list[Any], in_shape: tuple[int, ...],
+                 shape: tuple[int, ...] | None, mask: Any = None) -> None:
+        self.struct, self.dyn, self.in_shape, self.shape, self.mask = (
+            struct, dyn, in_shape, shape, mask)
 
 
 def _bounds_error(i: int, axis: int, n: int) -> IndexError:
     return IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
 
 
-def _check_traced(i: Any, n: int, axis: int) -> None:
-    for check in traced_bounds_checks:
-        check(i, n, axis)
+def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advanced:
+    """Resolve masks to integer arrays, check bounds and compute the jnp index structure.
 
-
-# -- parsing --------------------------------------------------------------------------
-def _array_like_kind(x: Any) -> tuple[str, Any]:
-    """Classify an array index: ('i', int) for 0-D integer, ('a', arr), ('m', mask), ('b', b)."""
-    dt = np.dtype(x.dtype)
-    nd = len(x.shape)
-    if dt.kind == "b":
-        if nd == 0:
-            return "b", x
-        return "m", x
-    if dt.kind not in "iu":
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    if nd == 0:
-        if isinstance(x, Tracer):
-            return "i", x
-        return "i", int(x)
-    return "a", x
-
-
-def _classify(item: Any) -> tuple[str, Any]:
-    from ._tensor import Tensor
-
-    if item is None:
-        return "n", None
-    if item is Ellipsis:
-        return "e", None
-    t = type(item)
-    if t is int:
-        return "i", item
-    if t is slice:
-        return "s", item
-    if t is bool or isinstance(item, np.bool_):
-        return "b", bool(item)
-    if isinstance(item, Tensor):
-        return _array_like_kind(item._value())
-    if isinstance(item, (np.ndarray, np.generic, jax.Array, Tracer)):
-        return _array_like_kind(item)
-    if isinstance(item, (list, tuple)):
-        arr = np.asarray(item)
-        if arr.size == 0 and arr.dtype.kind == "f":
-            arr = arr.astype(np.intp)
-        if arr.dtype.kind not in "iub":
-            raise IndexError("arrays used as indices must be of integer (or boolean) type")
-        if arr.ndim == 0:  # e.g. x[(True,),] is not reachable; keep NumPy's meaning
-            return _array_like_kind(arr)
-        return ("m" if arr.dtype.kind == "b" else "a"), arr
-    if hasattr(item, "__array_namespace__") or hasattr(item, "__dlpack__"):
-        return _array_like_kind(np.asarray(item))
-    if isinstance(item, (float, complex, str, bytes)) or not hasattr(item, "__index__"):
-        raise IndexError(_INVALID)
-    return "i", operator.index(item)
-
-
-def _slice_bound(b: Any) -> int | None:
-    if b is None or type(b) is int:
-        return b
-    from ._tensor import Tensor
-
-    if isinstance(b, Tensor):
-        b = b._value()
-    if isinstance(b, Tracer):
-        raise IndexError(
-            "slice bounds must be concrete: inside jit a traced slice start/stop would give a "
-            "data-dependent shape; use jax.lax.dynamic_slice or index with an integer array"
-        )
-    try:
-        return operator.index(b)
-    except TypeError:
-        raise TypeError(
-            "slice indices must be integers or None or have an __index__ method"
-        ) from None
-
-
-class Parsed:
-    """A validated index: per-entry items with the axis each one consumes."""
-
-    __slots__ = ("entries", "advanced", "shape", "in_shape", "expand", "gap")
-
-    def __init__(
-        self,
-        entries: list[tuple],
-        advanced: bool,
-        shape: tuple[int, ...] | None,
-        in_shape: tuple[int, ...] = (),
-        expand: tuple[int, ...] = (),
-        gap: int | None = None,
-    ) -> None:
-        self.entries = entries  # ("n",), ("i", v, axis), ("s", start, size, step, axis),
-        #                         ("a", arr, axis), ("m", mask, axis) after expansion
-        self.advanced = advanced
-        self.shape = shape  # shape of x[index] (None: data-dependent, a traced mask)
-        self.in_shape = in_shape  # the indexed shape, with the Python-bool axes inserted
-        self.expand = expand  # where Python-bool axes were inserted
-        self.gap = gap  # the entry before which an ellipsis covering no axis stood
-
-
-def parse(key: Any, shape: tuple[int, ...]) -> Parsed:
-    items = key if type(key) is tuple else (key,)
-    classified = [_classify(it) for it in items]
-    n_ell = 0
-    consumed = 0
-    advanced = False
-    for kind, v in classified:
-        if kind == "e":
-            n_ell += 1
-        elif kind in "isa":
-            consumed += 1
-            advanced |= kind == "a"
-        elif kind == "m":
-            consumed += len(v.shape)
-            advanced = True
-        elif kind == "b":
-            advanced = True
-    if n_ell > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    ndim = len(shape)
-    if consumed > ndim:
-        raise IndexError(
-            f"too many indices for array: array is {ndim}-dimensional, but {consumed} "
-            "were indexed"
-        )
-    entries: list[tuple] = []
-    ell_gap = None  # where an ellipsis covering no axis stands (it still separates, below)
-    axis = 0
-    for kind, v in classified:
-        if kind == "e":
-            if ndim == consumed:
-                ell_gap = len(entries)
-            for _ in range(ndim - consumed):
-                entries.append(("s", 0, shape[axis], 1, axis))
-                axis += 1
-        elif kind == "n":
-            entries.append(("n",))
-        elif kind == "i":
-            n = shape[axis]
-            if isinstance(v, Tracer):
-                _check_traced(v, n, axis)
-                v = jnp.where(v < 0, v + n, v)
-            else:
-                if not -n <= v < n:
-                    raise _bounds_error(v, axis, n)
-                if v < 0:
-                    v += n
-            entries.append(("i", v, axis))
-            axis += 1
-        elif kind == "s":
-            n = shape[axis]
-            start, stop, step = _slice_bound(v.start), _slice_bound(v.stop), _slice_bound(v.step)
-            if step == 0:
-                raise ValueError("slice step cannot be zero")
-            start, stop, step = slice(start, stop, step).indices(n)
-            size = len(range(start, stop, step))
-            entries.append(("s", start if size else 0, size, step, axis))
-            axis += 1
-        elif kind == "b":
-            entries.append(("B", v))
-        elif kind == "a":
-            entries.append(("a", v, axis))
-            axis += 1
-        else:  # mask
-            k = len(v.shape)
-            for d in range(k):
-                if v.shape[d] != shape[axis + d] and v.shape[d] != 0:  # NumPy: 0 matches any
-                    raise IndexError(
-                        f"boolean index did not match indexed array along axis {axis + d}; "
-                        f"size of axis is {shape[axis + d]} but size of corresponding boolean "
-                        f"axis is {v.shape[d]}"
-                    )
-            entries.append(("m", v, axis))
-            axis += k
-    for a in range(axis, ndim):
-        entries.append(("s", 0, shape[a], 1, a))
-    if not advanced:
-        out = tuple(
-            1 if e[0] == "n" else e[2] for e in entries if e[0] != "i"
-        )
-        return Parsed(entries, False, out)
-    return _parse_advanced(entries, shape, ell_gap)
-
-
-def _parse_advanced(
-    entries: list[tuple], shape: tuple[int, ...], ell_gap: int | None = None
-) -> Parsed:
-    """Resolve masks to integer arrays, check bounds and broadcasting, compute the shape.
-
-    A Python ``bool`` inserts a real axis of size 1 (recorded in ``Parsed.expand``) indexed
-    by ``[0]`` (True) or ``[]`` (False), which is exactly NumPy's meaning. ``ell_gap`` is the
-    entry before which an ellipsis covering no axis stood: as in NumPy, advanced indices on
-    both sides of it are not adjacent (``x[:, [0], ..., [1]]`` on 3-D puts them in front).
+    A Python ``bool`` inserts a real axis of size 1 indexed by ``[0]`` (True) or ``[]``
+    (False), which is exactly NumPy's meaning. An ellipsis covering no axis (``plan.gap``)
+    separates the advanced indices on its two sides, as in NumPy.
     """
-    resolved: list[tuple] = []
+    struct: list[tuple] = []
+    dyn: list[Any] = []
+    arrays: list[tuple[Any, int, int]] = []  # (array, axis in the user's shape, size)
+    resolved: list[Any] = []  # typed items after mask resolution, for the result shape
     expand: list[int] = []
+    gap = None
     shift = 0
     pos = 0  # input axes consumed so far, in the expanded shape
-    gap = None  # ell_gap as a position in ``resolved``
-    for j, e in enumerate(entries):
-        if j == ell_gap:
+    traced_mask = None
+    it = iter(values)
+    for j, item in enumerate(plan.items):
+        if j == plan.gap:
             gap = len(resolved)
-        k = e[0]
-        if k == "B":
-            v = e[1]
-            if isinstance(v, Tracer):
-                resolved.append(("m", jnp.reshape(v, (1,)), pos))
-            else:
-                resolved.append(("a", np.zeros(1 if v else 0, np.intp), pos))
+            struct.append(("e",))
+        t = type(item)
+        if t is NewAxis:
+            struct.append(("n",))
+            resolved.append(item)
+        elif t is Slice:
+            stop = item.start + item.size * item.step
+            struct.append(("s", item.start, None if stop < 0 else stop, item.step,
+                           item.axis + shift))
+            resolved.append(Slice(item.axis + shift, item.start, item.size, item.step))
+            pos = item.axis + shift + 1
+        elif t is Int:
+            i = next(it)
+            n = item.size
+            if isinstance(i, Tracer):
+                check_traced(i, n, item.axis)
+            elif not -n <= i < n:
+                raise _bounds_error(i, item.axis, n)
+            struct.append(("i", item.axis + shift))
+            dyn.append(i)
+            resolved.append(item)
+            pos = item.axis + shift + 1
+        elif t is IntArray:
+            a = next(it)
+            struct.append(("a", item.axis + shift))
+            dyn.append(a)
+            arrays.append((a, item.axis, item.size))
+            resolved.append(IntArray(item.axis + shift, item.size, item.shape))
+            pos = item.axis + shift + 1
+        elif t is PyBool:
+            idx = np.zeros(1 if item.value else 0, np.intp)
+            struct.append(("a", pos))
+            dyn.append(idx)
+            resolved.append(IntArray(pos, 1, idx.shape))
             expand.append(pos)
             shift += 1
             pos += 1
-        elif k == "n":
-            resolved.append(e)
-        elif k == "m":
-            mask, axis = e[1], e[2] + shift
-            nd = len(mask.shape)
-            if isinstance(mask, Tracer):
-                resolved.append(("m", mask, axis))
+        else:  # Mask
+            m = next(it)
+            axis = item.axis + shift
+            if not item.shape:  # a 0-D mask: a new axis of size 1, selected or not
+                m = jnp.reshape(m, (1,)) if isinstance(m, Tracer) else np.reshape(m, (1,))
+                expand.append(pos)
+                shift += 1
+                axis = pos
+            if isinstance(m, Tracer):
+                if traced_mask is not None:
+                    traced_mask = ()  # more than one: not lowerable to where
+                else:
+                    traced_mask = (m, axis)
+                struct.append(("m", axis))
+                dyn.append(m)
+                resolved.append(item)
             else:
-                for d, idx in enumerate(np.nonzero(np.asarray(mask))):
-                    resolved.append(("a", idx, axis + d))
-            pos = axis + nd
-        else:
-            e = e[:-1] + (e[-1] + shift,)
-            resolved.append(e)
-            pos = e[-1] + 1
+                for d, idx in enumerate(np.nonzero(np.asarray(m))):
+                    struct.append(("a", axis + d))
+                    dyn.append(idx)
+                    resolved.append(IntArray(axis + d, 0, idx.shape))
+            pos = axis + max(len(item.shape), 1)
+    in_shape = shape
     if expand:
-        shape = list(shape)
+        s = list(shape)
         for p in expand:
-            shape.insert(p, 1)
-        shape = tuple(shape)
-    if any(e[0] == "m" for e in resolved):
-        return Parsed(resolved, True, None, shape, tuple(expand))
-    adv_shapes = []
-    arrays = []
-    for e in resolved:
-        if e[0] == "a":
-            adv_shapes.append(tuple(e[1].shape))
-            arrays.append(e)
-        elif e[0] == "i":
-            adv_shapes.append(())
-    try:
-        bshape = np.broadcast_shapes(*adv_shapes)
-    except ValueError:
-        raise IndexError(
-            "shape mismatch: indexing arrays could not be broadcast together with shapes "
-            + " ".join(str(s).replace(" ", "") for s in adv_shapes if s != ())
-        ) from None
-    if math.prod(bshape):  # NumPy checks bounds only when something is selected
-        for _, arr, axis in arrays:
-            n = shape[axis]
-            if isinstance(arr, Tracer):
-                _check_traced(arr, n, axis)
+            s.insert(p, 1)
+        in_shape = tuple(s)
+    if traced_mask is not None:
+        return _Advanced(tuple(struct), dyn, in_shape, None, (traced_mask, resolved))
+    if plan.shape is not None:
+        out = plan.shape
+        bsize = _broadcast_size(arrays, plan)
+    else:
+        adv = [() if type(r) is Int else r.shape for r in resolved
+               if type(r) in (Int, IntArray)]
+        bshape = _index_plan.broadcast_index_shapes(adv)
+        out = _index_plan.result_shape(tuple(resolved), bshape, gap)
+        bsize = math.prod(bshape)
+    if bsize:  # NumPy checks array bounds only when something is selected
+        for a, axis, n in arrays:
+            if isinstance(a, Tracer):
+                check_traced(a, n, axis)
                 continue
-            a_np = np.asarray(arr)
+            a_np = np.asarray(a)
             lo, hi = int(a_np.min()), int(a_np.max())
             if lo < -n or hi >= n:
-                bad = hi if hi >= n else lo
-                raise _bounds_error(bad, axis - sum(p < axis for p in expand), n)
-    positions = [j for j, e in enumerate(resolved) if e[0] in "ai"]
-    adjacent = positions == list(range(positions[0], positions[-1] + 1)) and not (
-        gap is not None and positions[0] < gap <= positions[-1]
-    )
-    out: list[int] = []
-    placed = False
-    for e in resolved:
-        if e[0] in "ai":
-            if adjacent and not placed:
-                out.extend(bshape)
-                placed = True
-        elif e[0] == "n":
-            out.append(1)
-        else:
-            out.append(e[2])
-    if not adjacent:
-        out = list(bshape) + out
-    return Parsed(resolved, True, tuple(out), shape, tuple(expand), gap)
+                raise _bounds_error(hi if hi >= n else lo, axis, n)
+    return _Advanced(tuple(struct), dyn, in_shape, out)
+
+
+def _broadcast_size(arrays: list, plan: Plan) -> int:
+    shapes = [it.shape for it in plan.items if type(it) is IntArray]
+    shapes += [(1 if it.value else 0,) for it in plan.items if type(it) is PyBool]
+    return math.prod(np.broadcast_shapes(*shapes)) if shapes else 1
+
+
+def resolve(key: Any, shape: tuple[int, ...]) -> _Advanced:
+    """An advanced ``key`` on a Tensor of ``shape``, planned and resolved for one call (for
+    the gather/scatter functions that lower like ``__setitem__``)."""
+    sig, values = _index_plan.split(key)
+    plan = _index_plan.plan(shape, sig)
+    return _advanced(plan, values, shape)
+
+
+def check_traced(i: Any, n: int, axis: int) -> None:
+    """Hand a traced index value to the running ``jaxtensor.jit`` trace's bounds check."""
+    jt = _current_jit.get()
+    if jt is not None:
+        jt.check_index(i, n, axis)
 
 
 # -- lowering advanced indices to jnp indexing ----------------------------------------
-def _index_structure(parsed: Parsed) -> tuple[tuple, list[Any]]:
-    """Split a parsed advanced index into a static structure and its dynamic arguments."""
-    struct, dyn = [], []
-    for j, e in enumerate(parsed.entries):
-        if j == parsed.gap:  # keeps NumPy's placement: advanced indices around it are apart
-            struct.append(("e",))
-        k = e[0]
-        if k == "n":
-            struct.append(("n",))
-        elif k == "s":
-            start, size, step = e[1], e[2], e[3]
-            stop = start + size * step
-            struct.append(("s", start, None if stop < 0 else stop, step, e[4]))
-        elif k == "i":
-            struct.append(("i", e[2]))
-            dyn.append(e[1])
-        elif k == "a":
-            arr = e[1]
-            struct.append(("a", e[2]))
-            # (a jax.Array has a ``_value`` attribute too: test for a Tensor explicitly)
-            dyn.append(arr._value() if isinstance(arr, _tensor_type()) else arr)
-        else:
-            struct.append(("m", e[2]))
-            dyn.append(e[1])
-    return tuple(struct), dyn
-
-
-def _tensor_type() -> type:
-    from ._tensor import Tensor
-
-    return Tensor
-
-
 def _rebuild(struct: tuple, dyn: tuple, shape: tuple[int, ...], dedupe: bool) -> tuple:
     """The jnp index for ``struct``; with ``dedupe``, later duplicates win (earlier dropped)."""
     idx: list[Any] = []
@@ -416,157 +485,20 @@ def _scatter_fn(struct: tuple, in_shape: tuple[int, ...], out_shape: tuple[int, 
     return scatter
 
 
-# -- values assigned by __setitem__ -----------------------------------------------------
-def _value_dtype_error(vdt: np.dtype, dtype: np.dtype) -> TypeError:
-    return TypeError(
-        f"cannot assign a value of dtype {vdt} to a Tensor of dtype {dtype}: complex values do "
-        "not fit a real Tensor; assign value.real, or cast the Tensor to a complex dtype"
-    )
-
-
-def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
-    """Validate and convert an assigned value: cast rules of ``astype``, NumPy's shape rule.
-
-    Python scalars are converted here (with NumPy 2's ``OverflowError`` for out-of-range
-    ints and ``ValueError`` for NaN/inf into integers); arrays are cast in the kernel.
-    """
-    from ._tensor import Tensor
-
-    t = type(value)
-    if t is float or t is int or t is bool or t is complex:
-        if t is complex and dtype.kind != "c":
-            raise _value_dtype_error(np.dtype(complex), dtype)
-        if t is float and dtype.kind in "iu" and not math.isfinite(value):
-            raise ValueError(
-                f"cannot convert float {value} to integer: a Tensor of dtype {dtype} cannot "
-                "hold NaN or infinity"
-            )
-        return np.asarray(value, dtype=dtype)
-    if isinstance(value, Tensor):
-        arr = value._value()
-    elif isinstance(value, (jax.Array, Tracer)):
-        arr = value
-    elif isinstance(value, (np.ndarray, np.generic)):
-        arr = np.asarray(value)
-    elif isinstance(value, (list, tuple)):
-        try:
-            arr = np.asarray(value)
-        except ValueError as e:
-            raise ValueError(f"could not convert the assigned sequence to an array: {e}") from None
-        if arr.dtype.kind == "c" and dtype.kind != "c":
-            raise _value_dtype_error(arr.dtype, dtype)
-        arr = np.asarray(value, dtype=dtype)
-    elif isinstance(value, (np.bool_, np.number)):
-        arr = np.asarray(value)
-    elif hasattr(value, "__array_namespace__") or hasattr(value, "__dlpack__"):
-        from ._creation import asarray
-
-        arr = asarray(value)._value()
-    else:
-        raise TypeError(
-            f"cannot assign an object of type {t.__name__} to a Tensor; assign a number, a "
-            "Tensor, or a NumPy/JAX array"
-        )
-    vdt = np.dtype(arr.dtype)
-    if vdt.kind == "c" and dtype.kind != "c":
-        raise _value_dtype_error(vdt, dtype)
-    vs = tuple(arr.shape)
-    stripped = vs
-    while len(stripped) > len(target) and stripped[0] == 1:
-        stripped = stripped[1:]
-    ok = len(stripped) <= len(target)
-    if ok:
-        try:
-            ok = np.broadcast_shapes(stripped, target) == target
-        except ValueError:
-            ok = False
-    if not ok:
-        raise ValueError(
-            "could not broadcast input array from shape "
-            f"{_fmt(vs)} into shape {_fmt(target)}"
-        )
-    if isinstance(arr, np.ndarray) and arr.dtype != dtype:
-        with np.errstate(all="ignore"):
-            arr = arr.astype(dtype)
-    return arr
-
-
-def _fmt(shape: tuple[int, ...]) -> str:
-    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
-
-
-# -- the operations ---------------------------------------------------------------------
-def _ops(parsed: Parsed) -> list[tuple]:
-    return [e[:-1] if e[0] in "is" else e for e in parsed.entries]
-
-
-def getitem(x: Tensor, key: Any) -> Tensor:
-    from ._tensor import Tensor
-
-    sig = _fastpath.signature(key)
-    if sig is not None:
-        out = _fastpath.getitem(x, key, sig)
-        if out is not None:
-            return out
-    shape = x.shape
-    p = parse(key, shape)
-    if not p.advanced:
-        return x._derive(_view.compose_basic(x._view, shape, _ops(p)))
-    if p.shape is None:
-        raise NonConcreteBooleanIndexError(
-            "a boolean mask inside jit selects a data-dependent number of elements; use "
-            "jaxtensor.where(mask, x, other), or jaxtensor.nonzero(mask, size=...) for a "
-            "static-size index"
-        )
-    struct, dyn = _index_structure(p)
-    in_shape = p.in_shape
-    val = _kernels.call(
-        ("gather", struct, in_shape), lambda: _gather_fn(struct, in_shape), x._value(), *dyn
-    )
-    return Tensor._wrap(val)
-
-
-def setitem(x: Tensor, key: Any, value: Any) -> None:
-    sig = _fastpath.signature(key)
-    if sig is not None and _fastpath.setitem(x, key, sig, value):
-        return
-    shape = x.shape
-    p = parse(key, shape)
-    if p.shape is None:
-        _masked_assign(x, p, value)
-        return
-    v = prepare_value(value, x.dtype, p.shape)
-    if math.prod(p.shape) == 0:
-        return
-    if not p.advanced:
-        view = _view.compose_basic(x._view, shape, _ops(p))
-        _kernels.write_view(x._storage, view, v)
-        return
-    struct, dyn = _index_structure(p)
-    in_shape, out_shape = p.in_shape, p.shape
-    _kernels.write_indexed(
-        x._storage,
-        x._view,
-        (struct, in_shape, out_shape),  # out_shape: the closure uses it
-        lambda: _scatter_fn(struct, in_shape, out_shape),
-        v,
-        dyn,
-    )
-
-
-def _masked_assign(x: Tensor, p: Parsed, value: Any) -> None:
+def _masked_assign(x: Tensor, adv: _Advanced, value: Any) -> None:
     """``x[mask] = value`` with a traced mask: ``where(mask, value, x)`` (static shape)."""
-    masks = [e for e in p.entries if e[0] == "m"]
-    others = [e for e in p.entries if e[0] != "m"]
-    full = all(e[0] == "s" and e[1] == 0 and e[3] == 1 and e[2] == p.in_shape[e[4]]
-               for e in others)
-    if len(masks) != 1 or not full:
+    (mask_axis, resolved) = adv.mask
+    others = [r for r in resolved if type(r) is not Mask]
+    in_shape = adv.in_shape
+    full = mask_axis != () and all(
+        type(r) is Slice and r.start == 0 and r.step == 1 and r.size == in_shape[r.axis]
+        for r in others)
+    if not full:
         raise NonConcreteBooleanIndexError(
             "inside jit, a boolean mask can only be assigned through alone (x[mask] = value, "
             "lowered to where); for anything else use jaxtensor.where(mask, value, x)"
         )
-    _, mask, axis = masks[0]
-    in_shape = p.in_shape
+    mask, axis = mask_axis
     v = prepare_value(value, x.dtype, x.shape)
     m = jnp.reshape(
         mask, (1,) * axis + tuple(mask.shape) + (1,) * (len(in_shape) - axis - len(mask.shape))

@@ -7,7 +7,7 @@ Conventions shared by every function here:
 * indices are int32/int64 (a float or bool index raises ``TypeError``; ``index_put`` also takes
   boolean masks, as PyTorch does); negative values count from the end; a value outside
   ``[-n, n)`` raises ``IndexError`` naming the value and the size before anything runs (under
-  tracing the hooks in ``_indexing.traced_bounds_checks`` run instead);
+  tracing the running ``jaxtensor.jit`` trace run instead);
 * shape mismatches raise ``ValueError`` naming the shapes;
 * duplicate indices: with ``reduce=None`` / ``accumulate=False`` the *last* value in C order of
   the index wins, deterministically on every backend (PyTorch leaves this undefined); reductions
@@ -443,7 +443,7 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
         _indexing.setitem(x, idx, values)
         return x
     shape = x.shape
-    p = _indexing.parse(idx, shape)
+    p = _indexing.resolve(idx, shape)
     if p.shape is None:
         raise _indexing.NonConcreteBooleanIndexError(
             "index_put(accumulate=True) with a boolean mask inside jit selects a data-dependent "
@@ -452,7 +452,7 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
     v = _indexing.prepare_value(values, x.dtype, p.shape)
     if math.prod(p.shape) == 0:
         return x
-    struct, dyn = _indexing._index_structure(p)
+    struct, dyn = p.struct, p.dyn
     in_shape, out_shape = p.in_shape, p.shape
 
     def build() -> Callable:
@@ -560,7 +560,7 @@ def _check_nd(fname: str, shape: Sequence[int], index: Any) -> tuple[Any, int, b
     neg = False
     if isinstance(iv, Tracer):
         for a in range(k):
-            _indexing._check_traced(iv[..., a], shape[a], a)
+            _indexing.check_traced(iv[..., a], shape[a], a)
         neg = True
     elif math.prod(iv.shape):
         a_np = np.asarray(iv)

@@ -5,8 +5,9 @@ index structure); everything that varies between calls (start offsets, index arr
 values) is an argument, so a loop ``x[i] = v`` compiles once. Inside a trace the same
 functions are called directly and become part of the caller's computation.
 
-:func:`update` is the only way a storage's array is replaced by a computed value: the old
-buffer is donated to the kernel when nobody else can hold it (``Storage.can_donate``).
+:func:`update` is how a storage's array is replaced by a computed value (through
+:meth:`Storage.update`, the one read-modify-write path): the old
+buffer is donated to the kernel when nobody else can hold it (``Storage.donatable``).
 """
 
 from __future__ import annotations
@@ -18,21 +19,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from . import _view
+from . import _cache, _view
 from ._storage import Storage
 
 Tracer = jax.core.Tracer
 
-_pure: dict[Hashable, Callable] = {}
-_donating: dict[Hashable, Callable] = {}
-_keeping: dict[Hashable, Callable] = {}
-
-
-def _traced(args: tuple) -> bool:
-    for a in args:
-        if isinstance(a, Tracer):
-            return True
-    return False
+_pure = _cache.cache("pure kernels", 4096)
+_families = _cache.cache("write kernels", 4096)
 
 
 def call(key: Hashable, build: Callable[[], Callable], *args: Any) -> Any:
@@ -46,20 +39,47 @@ def call(key: Hashable, build: Callable[[], Callable], *args: Any) -> Any:
     return fn(*args)
 
 
+class Kernels:
+    """The kernels of one write: ``kernels(None)`` the plain function (for traced values),
+    ``kernels(True)``/``kernels(False)`` it compiled, donating / keeping its first argument.
+    The ``pick`` argument of :meth:`Storage.update`."""
+
+    __slots__ = ("build", "pure", "donating", "keeping")
+
+    def __init__(self, build: Callable[[], Callable]) -> None:
+        self.build = build
+        self.pure: Callable | None = None
+        self.donating: Callable | None = None
+        self.keeping: Callable | None = None
+
+    def __call__(self, donate: bool | None) -> Callable:
+        if donate is None:
+            fn = self.pure
+            if fn is None:
+                fn = self.pure = self.build()
+        elif donate:
+            fn = self.donating
+            if fn is None:
+                fn = self.donating = jax.jit(self.build(), donate_argnums=(0,))
+        else:
+            fn = self.keeping
+            if fn is None:
+                fn = self.keeping = jax.jit(self.build())
+        return fn
+
+
+def kernels(key: Hashable, build: Callable[[], Callable]) -> Kernels:
+    """The cached :class:`Kernels` of ``key`` (``build`` makes its plain function)."""
+    k = _families.get(key)
+    if k is None:
+        k = _families[key] = Kernels(build)
+    return k
+
+
 def update(storage: Storage, key: Hashable, build: Callable[[], Callable], *args: Any) -> None:
-    """``storage.array = build()(storage.array, *args)``, donating the old buffer if safe."""
-    donate = storage.can_donate()
-    arr = storage.array
-    if isinstance(arr, Tracer) or _traced(args):
-        new = build()(arr, *args)
-    else:
-        cache = _donating if donate else _keeping
-        fn = cache.get(key)
-        if fn is None:
-            fn = cache[key] = jax.jit(build(), donate_argnums=(0,) if donate else ())
-        del arr
-        new = fn(storage.array, *args)
-    storage.set(new)
+    """``storage``'s value becomes ``build()(value, *args)``, compiled once per ``key``, the
+    old buffer donated when safe (see :meth:`Storage.update`)."""
+    storage.update(kernels(key, build), *args)
 
 
 # -- views -----------------------------------------------------------------------------
@@ -68,17 +88,7 @@ def read_view(storage: Storage, view: _view.View) -> Any:
     dyn = view.dyn()
     if isinstance(arr, Tracer) or isinstance(dyn, Tracer):
         return _view.chain_forward(view.steps, view.comp, arr, dyn)
-    cache = view.fast
-    if cache is None:
-        cache = view.fast = {}
-    fn = cache.get("read")
-    if fn is None:
-        key = ("read", view.key)
-        fn = _pure.get(key)
-        if fn is None:
-            fn = _pure[key] = jax.jit(partial(_view.chain_forward, view.steps, view.comp))
-        cache["read"] = fn
-    return fn(arr, dyn)
+    return view.reader()(arr, dyn)
 
 
 def _fit(v: Any, dtype: Any, shape: tuple[int, ...]) -> Any:
@@ -120,7 +130,8 @@ def assign(storage: Storage, view: _view.View | None, value: Any) -> None:
     if value.dtype != arr.dtype or value.shape != arr.shape:
         dtype, shape = arr.dtype, tuple(arr.shape)
         value = call(("fit", dtype, shape), lambda: partial(_fit, dtype=dtype, shape=shape), value)
-    storage.set(value)
+    del arr
+    storage.replace(value)
 
 
 def write_indexed(

@@ -1,16 +1,30 @@
 """Versioned storage: the one mutable cell behind a Tensor and all its views.
 
 A :class:`Storage` holds the whole base value as an immutable ``jax.Array`` (or a tracer
-inside a traced function), a ``version`` that every write bumps, and an ``exported`` flag
+inside a traced function), a ``version`` that every write changes, and an ``exported`` flag
 set whenever the current array is handed to the user (``to_jax``, ``__jax_array__``,
-``__array__``, DLPack). Writes replace the array with the result of a compiled update
-kernel; the old buffer is donated to that kernel when nobody else can hold it, so a write
-costs what it writes, not a copy of the base.
+``__array__``, DLPack).
+
+Every change of the value goes through one method, :meth:`Storage.update`: it computes the
+new value with a kernel of the caller's choice, decides in one place (:meth:`donatable`)
+whether the old buffer may be donated to that kernel (so a write costs what it writes, not a
+copy of the base), and installs the result. :meth:`replace` (install a value computed
+elsewhere) and the flush of queued scalar writes are calls of :meth:`update`.
+
+Threads: writes are serialised by :data:`LOCK` (a read-modify-write of one storage never
+interleaves with another's, so no write is lost), and while a write runs, the storage's slot
+holds a marker that makes readers of other threads wait for it (a buffer being donated is
+never handed out). Queued scalar writes are appended without the lock (``list.append`` is
+atomic) and applied under it.
+
+Under ``jaxtensor.jit`` (see ``_context.py``) reads and writes go to the running trace instead.
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -19,18 +33,39 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src import core as _core
 
+from . import _cache
+from ._config import X64
+from ._context import current as _current_jit
+
 Tracer = jax.core.Tracer
 _ArrayImpl = type(jnp.zeros(()))
+_getrefcount = sys.getrefcount
 
 #: Queued scalar writes are applied at the latest when this many are pending.
 MAX_PENDING = 1 << 16
-_IDX = np.int64 if jax.config.read("jax_enable_x64") else np.int32
-_flush_kernels: dict[tuple[int, bool, bool], Callable] = {}
+_IDX = np.int64 if X64 else np.int32
 
-# Where the array lives: a storage created in one trace may not be written with the values
-# of another (that would leak tracers). ``jaxtensor.jit`` installs a handler that adopts such
-# storages as implicit state instead of failing.
-_foreign_write_handler: list[Callable[[Storage], bool]] = []
+#: Serialises every read-modify-write of a storage (re-entrant: a jaxtensor.jit call holds it
+#: while its function writes).
+LOCK = threading.RLock()
+#: Versions are unique over the process: a value cached under one version can never be
+#: mistaken for another storage state, whichever thread wrote it.
+_versions = itertools.count(1)
+
+
+class _Busy:
+    """The value of a storage's slot while a write computes its new value."""
+
+    __slots__ = ()
+    shape = dtype = None
+
+    def __repr__(self) -> str:
+        return "<being written>"
+
+
+BUSY = _Busy()
+
+_flush_kernels = _cache.cache("queued-write flush kernels", 256)
 
 
 def current_trace() -> object:
@@ -41,148 +76,196 @@ class TracerLeakError(RuntimeError):
     """A Tensor created outside a traced function was mutated inside it."""
 
 
+def _take_new(donate: bool | None) -> Callable[[Any, Any], Any]:
+    return _second
+
+
+def _second(old: Any, new: Any) -> Any:
+    return new
+
+
 class Storage:
     """The base value of a family of aliasing Tensors.
 
     Attributes:
-        array: the whole base value (``jax.Array`` or tracer).
-        version: bumped by every write; views compare it with their cache.
+        array: the whole base value (``jax.Array`` or tracer), queued writes applied.
+        version: changed by every write; views compare it with their cache.
         exported: the current ``array`` object has been handed out, so it must never be
             donated (donation would invalidate the user's reference).
         trace: the JAX trace the storage was created under.
     """
 
-    __slots__ = ("_array", "version", "exported", "trace", "_pending", "_limits",
-                 "__weakref__")
+    __slots__ = ("_array", "version", "exported", "trace", "_pending", "meta", "__weakref__")
 
     def __init__(self, array: Any, *, exported: bool = False) -> None:
         self._array = array
         self.version = 0
         self.exported = exported
         self.trace = _core.trace_ctx.trace
-        self._pending: tuple[list[int], list[Any]] | None = None
-        self._limits: tuple | None = None
+        self._pending: list[tuple[int, Any]] | None = None
+        self.meta: Any = None  # what the indexing code derives once from shape and dtype
 
+    # -- reading -------------------------------------------------------------------------
     @property
     def array(self) -> Any:
         """The whole base value, with every queued write applied."""
-        if self._pending is not None:
-            self._flush()
+        jt = _current_jit.get()
+        if jt is not None:
+            return jt.read(self)
+        if self._pending or self._array is BUSY:
+            return self._settle()
         return self._array
 
-    @array.setter
-    def array(self, new: Any) -> None:
-        self._pending = None  # a whole new value supersedes queued writes
-        self._array = new
+    def settled(self) -> Any:
+        """The value outside any ``jaxtensor.jit`` trace: queued writes applied, a write in
+        another thread waited for."""
+        if self._pending or self._array is BUSY:
+            return self._settle()
+        return self._array
+
+    def _settle(self) -> Any:
+        # (no reference to the old value may be held here: the flush donates it)
+        with LOCK:
+            if self._pending:
+                self._flush()
+            return self._array
 
     def __repr__(self) -> str:
-        a = self.array
+        a = self._array
         return (
             f"Storage(shape={tuple(a.shape)}, dtype={a.dtype}, version={self.version}, "
             f"exported={self.exported})"
         )
 
-    @property
-    def traced(self) -> bool:
-        return isinstance(self.array, Tracer)
+    # -- writing ---------------------------------------------------------------------------
+    def donatable(self, arr: Any, held: int = 1) -> bool:
+        """Whether ``arr`` (this storage's current value) may be donated to a kernel: it was
+        never handed out, it is a concrete array, and nobody but this storage and the
+        caller's ``held`` references holds it. The one place donation is decided."""
+        if self.exported or type(arr) is not _ArrayImpl:
+            return False
+        # getrefcount's argument and this method's parameter, the caller's references, the
+        # storage's slot
+        return _getrefcount(arr) <= 2 + held + (self._array is arr)
 
     def can_donate(self) -> bool:
-        """True when the current buffer is referenced by this storage alone."""
-        if self.exported or isinstance(self.array, Tracer):
-            return False
-        # self.array, the getrefcount argument: nobody else holds the object.
-        return sys.getrefcount(self.array) <= 2
+        """``donatable`` of the current value, for callers holding no reference to it."""
+        return self.donatable(self._array, held=0)
 
-    def export(self) -> Any:
-        """Hand the current array out: it may never be donated afterwards."""
-        self.exported = True
-        return self.array
+    def update(self, pick: Callable[[bool | None], Callable], *args: Any) -> None:
+        """Read-modify-write: the value becomes ``pick(donate)(value, *args)``.
 
-    def set(self, new: Any) -> None:
-        """Install ``new`` as the base value (the result of an update of ``self.array``)."""
-        if new is self._array and self._pending is None:
+        ``pick(True)``/``pick(False)`` return a compiled kernel that may / may not donate
+        its first argument (decided by :meth:`donatable`); ``pick(None)`` a plain function
+        for traced values (it becomes part of the caller's computation). The read, the
+        kernel and the install happen under :data:`LOCK`. If the kernel raises, nothing
+        changes.
+        """
+        jt = _current_jit.get()
+        if jt is not None:
+            jt.write(self, pick(None)(jt.read(self), *args))
             return
+        self._apply(pick, args)
+
+    def replace(self, new: Any) -> None:
+        """Install ``new`` (computed by the caller from the current value) as the value."""
+        jt = _current_jit.get()
+        if jt is not None:
+            jt.write(self, new)
+            return
+        with LOCK:
+            self._install(new)
+
+    def install(self, new: Any) -> None:
+        """Install ``new`` as the value, bypassing any running ``jaxtensor.jit`` trace (for
+        the trace itself, and for the write-back of a compiled call)."""
+        with LOCK:
+            self._install(new)
+
+    def lend(self, donate: bool) -> tuple[Any, bool]:
+        """The current value for a compiled call the caller makes (holding :data:`LOCK`),
+        and whether the call may donate it. If it may, the slot holds :data:`BUSY` until
+        the caller installs the call's result (or :meth:`restore` s the value)."""
+        if self._pending:
+            self._flush()
+        arr = self._array
+        # (donatable(arr, held=1), inlined: this runs for every argument of every call)
+        if (donate and not self.exported and type(arr) is _ArrayImpl
+                and _getrefcount(arr) <= 4):
+            self._array = BUSY
+            return arr, True
+        return arr, False
+
+    def restore(self, arr: Any) -> None:
+        """Undo :meth:`lend` (the call failed before it could consume the value)."""
+        if self._array is BUSY:
+            self._array = arr
+
+    def _apply(self, pick: Callable[[bool | None], Callable], args: tuple) -> None:
+        """:meth:`update` outside any ``jaxtensor.jit`` trace."""
+        with LOCK:
+            if self._pending:
+                self._flush()
+            old = self._array
+            if type(old) is not _ArrayImpl or _any_tracer(args):
+                self._install(pick(None)(old, *args))
+                return
+            self._array = BUSY
+            try:
+                new = pick(self.donatable(old))(old, *args)
+            except BaseException:
+                self._array = old
+                raise
+            del old
+            self._install(new)
+
+    def _install(self, new: Any) -> None:
+        """The one place a storage's value changes (callers hold :data:`LOCK`)."""
         if isinstance(new, Tracer) and self.trace is not _core.trace_ctx.trace:
-            self._check_foreign_write()
-        self._pending = None
+            raise TracerLeakError(
+                "a Tensor created outside this traced function is being mutated inside it; "
+                "under jax.jit/grad/vmap that would leak a tracer into the Tensor. Pass the "
+                "Tensor as an argument and return its new value, or use jaxtensor.jit, which "
+                "writes mutations of closed-over Tensors back after the call."
+            )
         self._array = new
-        self.version += 1
+        self.version = next(_versions)
         self.exported = False
 
     # -- queued scalar writes ------------------------------------------------------------
-    def queue_scalar(self, key: Any, value: Any) -> bool:
-        """Record ``base[key] = value`` for an int (tuple) key and a Python number.
+    def queue(self, flat: int, value: Any) -> None:
+        """Record ``value.flat[flat] = value`` (a checked index, a Python number of the
+        storage's kind) to be applied with the next read of any alias.
 
-        Eager loops of scalar writes are the NumPy idiom that a dispatch per write makes slow;
-        queued writes are applied together, in order (the last write to an element wins), by
-        one compiled, donated scatter at the next read of any alias. Returns False (nothing
-        recorded) when the write is not of that simple form or would raise: the general path
-        then handles it, errors included.
+        Eager loops of scalar writes are the NumPy idiom that a dispatch per write makes
+        slow; queued writes are applied together, in order (the last write to an element
+        wins), by one compiled, donated scatter.
         """
-        arr = self._array
-        if type(arr) is not _ArrayImpl:
-            return False
-        lim = self._limits
-        if lim is None:
-            lim = self._limits = _limits(arr)
-        kind, lo, hi, shape = lim
-        if kind is None:
-            return False
-        tv = type(value)
-        if tv is float:
-            if kind != "f":
-                return False
-        elif tv is int:
-            if kind == "f":
-                if not -1e308 < value < 1e308:
-                    return False
-            elif not lo <= value <= hi:
-                return False
-        else:
-            return False
-        if type(key) is int:
-            if len(shape) != 1:
-                return False
-            n = shape[0]
-            if key < 0:
-                key += n
-            if not 0 <= key < n:
-                return False
-            flat = key
-        else:
-            if len(key) != len(shape):
-                return False
-            flat = 0
-            for i, n in zip(key, shape):
-                if type(i) is not int:
-                    return False
-                if i < 0:
-                    i += n
-                if not 0 <= i < n:
-                    return False
-                flat = flat * n + i
         p = self._pending
         if p is None:
-            p = self._pending = ([], [])
-        p[0].append(flat)
-        p[1].append(value)
-        self.version += 1
-        if len(p[0]) >= MAX_PENDING:
-            self._flush()
-        return True
+            with LOCK:
+                p = self._pending
+                if p is None:
+                    p = self._pending = []
+        p.append((flat, value))
+        self.version = next(_versions)
+        if len(p) >= MAX_PENDING:
+            self._settle()
 
     def _flush(self) -> None:
-        idx, vals = self._pending
-        self._pending = None
+        """Apply the queued writes (the caller holds LOCK)."""
+        p = self._pending
+        n = len(p)
+        items = p[:n]
+        del p[:n]  # writes queued meanwhile by other threads stay for the next flush
         arr = self._array
-        n = len(idx)
         if n == 1:
-            ii = np.array(idx, dtype=_IDX)
-            vv = np.array(vals, dtype=arr.dtype)
+            ii = np.array([items[0][0]], dtype=_IDX)
+            vv = np.array([items[0][1]], dtype=arr.dtype)
             bucket = 1
         else:
-            ii = np.asarray(idx, dtype=_IDX)
-            vv = np.asarray(vals, dtype=arr.dtype)
+            ii = np.fromiter((i for i, _ in items), dtype=_IDX, count=n)
+            vv = np.array([v for _, v in items], dtype=arr.dtype)
             # keep the last write to each element (the program's order), deterministically
             _, first_rev = np.unique(ii[::-1], return_index=True)
             if len(first_rev) < n:
@@ -193,31 +276,34 @@ class Storage:
             if bucket > n:  # pad with dropped (out-of-bounds) writes: one kernel per size class
                 ii = np.concatenate([ii, np.full(bucket - n, arr.size, _IDX)])
                 vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
-        donate = not self.exported and sys.getrefcount(arr) <= 3
         # One write into an N-D base: XLA:CPU turns the flat form into a full-size, partitioned
         # dynamic-update-slice fusion (~25 us more); the N-D scatter stays a one-element update;
         # and a sharded base keeps its sharding only through the N-D form (a flat reshape
         # loses every sharded axis but the first)
         unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)
-        fn = _flush_kernels.get((bucket, donate, unravel))
-        if fn is None:
-            fn = _flush_kernels[bucket, donate, unravel] = jax.jit(
-                _scatter_unravel if unravel else _scatter_flat,
-                donate_argnums=(0,) if donate else ())
         del arr
-        self._array = fn(self._array, ii, vv)
-        self.exported = False
+        self._apply(_flush_picker(bucket, unravel), (ii, vv))
 
-    def _check_foreign_write(self) -> None:
-        for handler in reversed(_foreign_write_handler):
-            if handler(self):
-                return
-        raise TracerLeakError(
-            "a Tensor created outside this traced function is being mutated inside it; "
-            "under jax.jit/grad/vmap that would leak a tracer into the Tensor. Pass the "
-            "Tensor as an argument and return its new value, or use jaxtensor.jit, which "
-            "writes mutations of closed-over Tensors back after the call."
-        )
+
+def _flush_picker(bucket: int, unravel: bool) -> Callable[[bool | None], Callable]:
+    def pick(donate: bool | None) -> Callable:
+        fn = _scatter_unravel if unravel else _scatter_flat
+        if donate is None:
+            return fn
+        key = (bucket, donate, unravel)
+        k = _flush_kernels.get(key)
+        if k is None:
+            k = _flush_kernels[key] = jax.jit(fn, donate_argnums=(0,) if donate else ())
+        return k
+
+    return pick
+
+
+def _any_tracer(args: tuple) -> bool:
+    for a in args:
+        if isinstance(a, Tracer):
+            return True
+    return False
 
 
 def _scatter_flat(base: Any, idx: Any, vals: Any) -> Any:
@@ -228,14 +314,3 @@ def _scatter_flat(base: Any, idx: Any, vals: Any) -> Any:
 def _scatter_unravel(base: Any, idx: Any, vals: Any) -> Any:
     coords = jnp.unravel_index(idx, base.shape)
     return base.at[coords].set(vals, mode="drop", unique_indices=True)
-
-
-def _limits(arr: Any) -> tuple:
-    dt = np.dtype(arr.dtype)
-    shape = tuple(arr.shape)
-    if dt.kind == "f":
-        return ("f", None, None, shape)
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        return ("i", int(info.min), int(info.max), shape)
-    return (None, None, None, shape)

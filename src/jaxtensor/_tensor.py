@@ -18,7 +18,6 @@ Tensor(shape=[2, 3], dtype=float32, device=cpu,
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Any
 
 import jax
@@ -26,7 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src import core as _jax_core
 
-from . import _indexing, _kernels, _view
+from . import _kernels, _view
+from ._context import current as _current_jit
 from ._storage import Storage
 
 _new = object.__new__
@@ -38,8 +38,7 @@ Tracer = jax.core.Tracer
 class Tensor:
     """A mutable n-dimensional array backed by JAX, with NumPy view semantics."""
 
-    __slots__ = ("_storage", "_view", "_cache", "_cache_version", "_base", "_last_get",
-                 "__weakref__")
+    __slots__ = ("_storage", "_view", "_cache", "_cache_version", "_base", "__weakref__")
     __array_priority__ = 100
 
     # -- construction ------------------------------------------------------------------
@@ -74,12 +73,15 @@ class Tensor:
         """The current value as a ``jax.Array`` (internal: does not mark it exported)."""
         st = self._storage
         if self._view is None:
-            return st.array  # a property: jaxtensor.jit hooks it to see which storages are read
-        if self._cache_version == st.version:
+            return st.array
+        if _current_jit.get() is not None:  # inside a jaxtensor.jit trace: its own values
+            return _kernels.read_view(st, self._view)
+        version = st.version  # (read first: a concurrent write makes the cache stale, not wrong)
+        if self._cache_version == version:
             return self._cache
         v = _kernels.read_view(st, self._view)
         self._cache = v
-        self._cache_version = st.version
+        self._cache_version = version
         return v
 
     def _assign(self, value: Any) -> None:
@@ -186,34 +188,7 @@ class Tensor:
 
         return astype(self, dtype, copy=copy, device=device)
 
-    # -- indexing ----------------------------------------------------------------------
-    def __getitem__(self, key: Any) -> Tensor:
-        r = _indexing.getitem(self, key)
-        if r._storage is self._storage and _plain_key(key):
-            # remember the view, so that ``x[key] op= v`` (Python: r = x[key]; r op= v;
-            # x[key] = r) does not write r back onto itself (see __setitem__)
-            last = getattr(self, "_last_get", None)
-            # the two latest (``x[a] += x[b]`` reads x[b] after x[a])
-            self._last_get = (key, weakref.ref(r), last[0], last[1]) if last else (
-                key, weakref.ref(r), None, None)
-        return r
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        last = getattr(self, "_last_get", None)
-        if last is not None:
-            self._last_get = None
-            if (last[0] is key and value is last[1]()) or (
-                    last[2] is key and last[3] is not None and value is last[3]()):
-                # ``value`` is the view ``self[key]`` itself (same key object, views are
-                # immutable): the write would store each element onto itself. This is the
-                # second half of ``x[key] op= v``, whose in-place op already wrote.
-                return
-        tk = type(key)
-        if (tk is int or tk is tuple) and self._view is None and self._storage.queue_scalar(
-                key, value):
-            return
-        _indexing.setitem(self, key, value)
-
+    # -- indexing: __getitem__/__setitem__ are bound from _indexing by _methods ------------
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-D Tensor")
@@ -321,22 +296,6 @@ class Tensor:
         return jaxtensor
 
 
-_PLAIN = (int, slice, type(None), type(Ellipsis))
-
-
-def _plain_key(key: Any) -> bool:
-    """An index of ints, slices, None and ``...`` only (nothing that could change value)."""
-    t = type(key)
-    if t in _PLAIN:
-        return True
-    if t is tuple:
-        for k in key:
-            if type(k) not in _PLAIN:
-                return False
-        return True
-    return False
-
-
 def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:
     return (t._value(),), None
 
@@ -357,7 +316,7 @@ def new_tensor(array: Any) -> Tensor:
     st.version = 0
     st.exported = False
     st.trace = _trace_ctx.trace
-    st._pending = st._limits = None
+    st._pending = st.meta = None
     t = _new(Tensor)
     t._storage = st
     t._view = t._cache = t._base = None

@@ -18,6 +18,7 @@ passed to them as data, so ``x[i]`` for a varying ``i`` compiles once.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any, NamedTuple
 
 import jax
@@ -25,13 +26,14 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import _config
+from . import _cache, _config
 
 NEWAXIS = -1  # an inserted axis of size 1
 EMPTYAXIS = -2  # an inserted axis sliced down to size 0
 
 _IDX_NP = np.int64 if _config.X64 else np.int32
 Tracer = jax.core.Tracer
+_read_kernels = _cache.cache("view read kernels", 4096)
 
 
 class AxisStep(NamedTuple):
@@ -180,7 +182,7 @@ def _n_dyn(step: Step) -> int:
 class View:
     """An immutable view description: steps, their start offsets and a component."""
 
-    __slots__ = ("steps", "starts", "comp", "shape", "key", "fast", "dyn_cache")
+    __slots__ = ("steps", "starts", "comp", "shape", "key", "fast", "dyn_cache", "origin")
 
     def __init__(
         self, steps: tuple[Step, ...], starts: tuple[Any, ...], comp: str | None = None
@@ -190,8 +192,11 @@ class View:
         self.comp = comp
         self.shape = steps[-1].out_shape if steps else None
         self.key = (steps, comp)
-        self.fast: dict | None = None  # cache of fast-path templates (shared by copies)
+        self.fast: _cache.Cache | None = None  # see memo()
         self.dyn_cache: Any = None  # this view's own: see dyn()
+        # (the parent's view, the index template and the int values of the ``x[key]`` that
+        # made this view, when it was made by indexing: see _indexing.setitem)
+        self.origin: tuple | None = None
 
     def __repr__(self) -> str:
         return f"View(steps={self.steps}, starts={self.starts}, comp={self.comp})"
@@ -216,6 +221,26 @@ class View:
         self.dyn_cache = d
         return d
 
+    def memo(self) -> _cache.Cache:
+        """The memo of this view's structure: its compiled read kernel and the templates of
+        keys on it (shared by every view of that structure made from one template)."""
+        f = self.fast
+        if f is None:
+            f = self.fast = memo()
+        return f
+
+    def reader(self) -> Any:
+        """The compiled ``chain_forward`` of this view's structure (``fn(base, dyn)``)."""
+        f = self.fast
+        if f is None:
+            f = self.fast = memo()
+        fn = f.get("read")
+        if fn is None:
+            steps, comp = self.steps, self.comp
+            fn = f["read"] = _read_kernels.get_or_make(
+                self.key, lambda: jax.jit(partial(chain_forward, steps, comp)))
+        return fn
+
     def memory_strides(self) -> tuple[int, ...] | None:
         """Element strides of the view in the base's C-order memory (None if not strided)."""
         shape = self.steps[0].in_shape
@@ -232,6 +257,11 @@ class View:
                     return None
                 shape = st.out_shape
         return strides
+
+
+def memo() -> _cache.Cache:
+    """A new view-structure memo (see :meth:`View.memo`)."""
+    return _cache.cache("view structure memo", 256)
 
 
 # -- strides --------------------------------------------------------------------------

@@ -1,0 +1,186 @@
+"""Basic indices (ints, slices, new axes) as views: a plan lowered once into a template.
+
+``x[i]``, ``x[i, j]``, ``x[a:b]``, ``x[i, ::2, None]``... are lowered once per *plan* (the
+slices' bounds and where the ints stand, not the ints' values; see ``_index_plan.py``) into
+a :class:`Template`: the static view steps of the result, and the result's start offsets
+as an affine function of the ints (``starts = old + const + sum(i_j * coef_j)``). A call
+then only checks the ints' bounds, evaluates that function and, for a write, calls a
+compiled kernel the template holds, so a loop ``x[i] = v`` costs one dictionary lookup
+and one kernel dispatch per write.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from . import _cache, _kernels, _view
+from ._context import current as _current_jit
+from ._index_plan import Int, NewAxis, Plan, Slice
+from ._view import View
+
+Tracer = jax.core.Tracer
+_IDX_NP = _view._IDX_NP
+
+#: Templates of keys on base Tensors, by (shape, signature); those of keys on a view live
+#: in the view structure's own table (``View.fast``), shared by every view of that structure.
+_base_templates = _cache.cache("basic index templates", 4096)
+
+
+class _Lin:
+    """``const + sum(coefs[j] * i_j)``: tracks how a start offset depends on the ints."""
+
+    __slots__ = ("const", "coefs")
+
+    def __init__(self, const: int = 0, coefs: dict[int, int] | None = None) -> None:
+        self.const = const
+        self.coefs = coefs or {}
+
+    def __add__(self, other: Any) -> _Lin:
+        if isinstance(other, _Lin):
+            c = dict(self.coefs)
+            for k, v in other.coefs.items():
+                c[k] = c.get(k, 0) + v
+            return _Lin(self.const + other.const, c)
+        return _Lin(self.const + other, self.coefs)
+
+    __radd__ = __add__
+
+    def __mul__(self, k: int) -> _Lin:
+        return _Lin(self.const * k, {j: v * k for j, v in self.coefs.items()})
+
+    __rmul__ = __mul__
+
+
+class Template:
+    """Everything about ``x[key]`` that does not depend on the ints' values."""
+
+    __slots__ = (
+        "steps", "comp", "shape", "key", "n_old", "const", "int_terms", "int_checks",
+        "size", "_pure", "_write", "_write_donate", "view_fast",
+    )
+
+    def __init__(self, view: View, n_old: int, int_checks: list[tuple[int, int]]) -> None:
+        self.steps = view.steps
+        self.comp = view.comp
+        self.shape = view.shape
+        self.key = view.key
+        self.size = math.prod(view.shape)
+        self.n_old = n_old
+        const, terms = [], []
+        for pos, s in enumerate(view.starts):
+            if isinstance(s, _Lin):
+                const.append(s.const)
+                for j, c in s.coefs.items():
+                    if c:
+                        terms.append((pos, j, c))
+            else:
+                const.append(s)
+        self.const = tuple(const)
+        self.int_terms = tuple(terms)
+        self.int_checks = tuple(int_checks)  # (axis, size) per int in the key
+        self._pure = self._write = self._write_donate = None
+        # the memo of the views this template makes (all of one structure)
+        self.view_fast = _view.memo()
+
+    def starts(self, old: tuple, ints: list[Any]) -> list[Any]:
+        """The view's start offsets for these int values (bounds checked, negatives wrapped)."""
+        for j, (axis, n) in enumerate(self.int_checks):
+            i = ints[j]
+            if type(i) is not int:  # traced (inside jit): checked by the trace, wrapped here
+                jt = _current_jit.get()
+                if jt is not None:
+                    jt.check_index(i, n, axis)
+                ints[j] = jnp.where(i < 0, i + n, i)
+            elif i < 0:
+                if i < -n:
+                    raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+                ints[j] = i + n
+            elif i >= n:
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+        out = list(self.const)
+        for p in range(len(old)):
+            out[p] += old[p]
+        for pos, j, c in self.int_terms:
+            out[pos] += ints[j] * c
+        return out
+
+    def view(self, starts: list[int], origin: tuple | None = None) -> View:
+        v = object.__new__(View)
+        v.steps, v.starts, v.comp, v.shape, v.key, v.fast, v.dyn_cache, v.origin = (
+            self.steps, tuple(starts), self.comp, self.shape, self.key, self.view_fast, None,
+            origin)
+        return v
+
+    # -- kernels ---------------------------------------------------------------------------
+    def write_py(self) -> Callable:
+        steps, comp, shape = self.steps, self.comp, self.shape
+
+        def write(base: Any, dyn: Any, v: Any) -> Any:
+            v = _kernels._fit(v, _kernels._view_dtype(base, comp), shape)
+            return _view.chain_backward(steps, comp, base, dyn, v)
+
+        return write
+
+    def pick(self, donate: bool | None) -> Callable:
+        """The write kernel for :meth:`Storage.update`."""
+        if donate is None:
+            fn = self._pure
+            if fn is None:
+                fn = self._pure = self.write_py()
+            return fn
+        return self.write_fn(donate)
+
+    def write_fn(self, donate: bool) -> Callable:
+        if donate:
+            fn = self._write_donate
+            if fn is None:
+                fn = self._write_donate = jax.jit(self.write_py(), donate_argnums=(0,))
+        else:
+            fn = self._write
+            if fn is None:
+                fn = self._write = jax.jit(self.write_py())
+        return fn
+
+
+def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) -> Template:
+    """The template for a basic ``plan`` (of signature ``sig``) on a tensor (``view`` of a
+    base, of ``shape``)."""
+    if view is None:
+        cache, ck = _base_templates, (shape, sig)
+    else:
+        cache = view.memo()
+        ck = sig
+    tpl = cache.get(ck)
+    if tpl is None:
+        tpl = cache[ck] = _build(view, shape, plan)
+    return tpl
+
+
+def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template | None:
+    """The template already made for ``sig``, if any (the fast path of a repeated key)."""
+    if view is None:
+        return _base_templates.get((shape, sig))
+    cache = view.fast
+    return None if cache is None else cache.get(sig)
+
+
+def _build(view: View | None, shape: tuple[int, ...], plan: Plan) -> Template:
+    ops: list[tuple] = []
+    checks: list[tuple[int, int]] = []
+    for it in plan.items:
+        t = type(it)
+        if t is Int:
+            ops.append(("i", _Lin(0, {len(checks): 1})))
+            checks.append((it.axis, it.size))
+        elif t is Slice:
+            ops.append(("s", it.start, it.size, it.step))
+        elif t is NewAxis:
+            ops.append(("n",))
+    zero = None if view is None else View(view.steps, (0,) * len(view.starts), view.comp)
+    new = _view.compose_basic(zero, shape, ops)
+    return Template(new, 0 if view is None else len(view.starts), checks)

@@ -1,0 +1,45 @@
+"""The state of a running ``jaxtensor.jit`` trace, held per call in a context variable.
+
+While ``jaxtensor.jit`` traces a function, storages are not changed: reads and writes of a
+storage go to the trace's own overlay (the traced value of each argument storage, and of
+every closed-over storage the function touches), and bounds checks of traced index values
+are collected by the trace. The trace object is found through :data:`current`, a
+``contextvars.ContextVar``: each thread (and each asyncio task) sees only its own, so a
+trace in one thread never affects eager work in another.
+
+Eager code pays one ``current.get()`` (a few tens of nanoseconds) where it reads or writes a
+storage; nothing is ever patched onto classes or module globals.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._storage import Storage
+
+
+class JitTrace:
+    """What a ``jaxtensor.jit`` trace must see of the storages its function touches.
+
+    The jit module subclasses it; :class:`~jaxtensor._storage.Storage` and the indexing
+    code call these methods whenever :data:`current` holds a trace.
+    """
+
+    __slots__ = ()
+
+    def read(self, storage: Storage) -> Any:
+        """The value of ``storage`` inside the trace (a tracer, or a concrete value)."""
+        raise NotImplementedError
+
+    def write(self, storage: Storage, new: Any) -> None:
+        """Record ``new`` as the value of ``storage`` inside the trace."""
+        raise NotImplementedError
+
+    def check_index(self, index: Any, size: int, axis: int) -> None:
+        """Check a traced index value (or array of values) against an axis of ``size``."""
+
+
+#: The trace of the ``jaxtensor.jit`` call running in this thread/task, if any.
+current: ContextVar[JitTrace | None] = ContextVar("jaxtensor_jit_trace", default=None)

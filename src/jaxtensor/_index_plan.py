@@ -1,0 +1,313 @@
+"""Index plans: any key, parsed once per (shape, key signature) into a frozen, typed plan.
+
+A key such as ``x[1, ::2, None, idx]`` has a *static* part — where the ints, slices, new
+axes, ellipsis, arrays and masks stand, the slices' bounds, the arrays' shapes — and a
+*dynamic* part: the ints' values and the arrays' contents. :func:`split` separates them in
+one pass over the key (``signature, values``); :func:`plan` turns the shape of the indexed
+Tensor and the signature into a :class:`Plan`, memoised, so a loop ``x[i] = v`` parses its
+index once. The plan is validated like NumPy 2 (too many indices, two ellipses, a mask of
+the wrong shape, index arrays that do not broadcast: ``IndexError``), and lists one small
+typed item per indexed position:
+
+========================  ==============================================================
+:class:`Int`              an integer (value per call; bounds checked per call)
+:class:`Slice`            a normalised slice ``start, size, step`` (static)
+:class:`NewAxis`          ``None``
+:class:`IntArray`         an integer array of a given shape (values per call)
+:class:`Mask`             a boolean array over ``ndim`` axes (values per call)
+:class:`PyBool`           a Python ``bool`` (a new axis of size 1, selected or not)
+========================  ==============================================================
+
+Lowering is ``_indexing.py``'s: a plan of ints, slices and new axes becomes a view
+(:mod:`_basic_index`), anything else a gather or scatter.
+
+>>> from jaxtensor import _index_plan as ip
+>>> sig, values = ip.split((1, slice(None, None, 2), None))
+>>> ip.plan((4, 6), sig).items
+(Int(axis=0, size=4), Slice(axis=1, start=0, size=3, step=2), NewAxis())
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, NamedTuple
+
+import jax
+import numpy as np
+
+from . import _cache
+from ._tensor import Tensor
+
+Tracer = jax.core.Tracer
+
+INVALID = (
+    "only integers, slices (`:`), ellipsis (`...`), None (new axis) and integer or "
+    "boolean arrays are valid indices"
+)
+
+
+class NonConcreteBooleanIndexError(IndexError):
+    """A boolean mask whose values are not known (inside ``jit``) selects a data-dependent shape."""
+
+
+class Int(NamedTuple):
+    axis: int
+    size: int
+
+
+class Slice(NamedTuple):
+    axis: int
+    start: int
+    size: int
+    step: int
+
+
+class NewAxis(NamedTuple):
+    pass
+
+
+class IntArray(NamedTuple):
+    axis: int
+    size: int
+    shape: tuple[int, ...]
+
+
+class Mask(NamedTuple):
+    axis: int
+    shape: tuple[int, ...]
+
+
+class PyBool(NamedTuple):
+    value: bool
+
+
+Item = Int | Slice | NewAxis | IntArray | Mask | PyBool
+
+
+class Plan(NamedTuple):
+    """A validated index for one shape and key signature.
+
+    ``items``: one per indexed position, ellipsis expanded into whole slices and trailing
+    axes completed; ``basic``: only ints, slices and new axes (a view); ``shape``: the
+    result's shape, or None when it depends on mask values; ``gap``: the item before which
+    an ellipsis covering no axis stood (it separates advanced indices, as in NumPy);
+    ``n_values``: how many dynamic values the key carries.
+    """
+
+    items: tuple[Item, ...]
+    basic: bool
+    shape: tuple[int, ...] | None
+    gap: int | None
+    n_values: int
+
+
+# -- signatures ------------------------------------------------------------------------
+def _bound(b: Any) -> int | None:
+    if b is None or type(b) is int:
+        return b
+    if isinstance(b, Tensor):
+        b = b._value()
+    if isinstance(b, Tracer):
+        raise IndexError(
+            "slice bounds must be concrete: inside jit a traced slice start/stop would give a "
+            "data-dependent shape; use jax.lax.dynamic_slice or index with an integer array"
+        )
+    try:
+        return operator.index(b)
+    except TypeError:
+        raise TypeError(
+            "slice indices must be integers or None or have an __index__ method"
+        ) from None
+
+
+def _array_item(x: Any, values: list[Any]) -> Any:
+    """The signature of an array index (a Tensor's value, a NumPy/JAX array, a converted
+    list); its value is appended to ``values``."""
+    dt = np.dtype(x.dtype)
+    shape = tuple(x.shape)
+    if dt.kind == "b":
+        if not shape and not isinstance(x, Tracer):
+            return bool(x)
+        values.append(x)
+        return ("m", shape)
+    if dt.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    if not shape:
+        values.append(x if isinstance(x, Tracer) else int(x))
+        return "i"
+    values.append(x)
+    return ("a", shape)
+
+
+def _item(k: Any, values: list[Any]) -> Any:
+    t = type(k)
+    if t is int:
+        values.append(k)
+        return "i"
+    if t is slice:
+        return ("s", _bound(k.start), _bound(k.stop), _bound(k.step))
+    if k is None:
+        return None
+    if k is Ellipsis:
+        return Ellipsis
+    if t is bool or isinstance(k, np.bool_):
+        return bool(k)
+    if isinstance(k, Tensor):
+        return _array_item(k._value(), values)
+    if isinstance(k, (np.ndarray, np.generic, jax.Array, Tracer)):
+        return _array_item(k, values)
+    if isinstance(k, (list, tuple)):
+        arr = np.asarray(k)
+        if arr.size == 0 and arr.dtype.kind == "f":
+            arr = arr.astype(np.intp)
+        if arr.dtype.kind not in "iub":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        return _array_item(arr, values)
+    if hasattr(k, "__array_namespace__") or hasattr(k, "__dlpack__"):
+        return _array_item(np.asarray(k), values)
+    if isinstance(k, (float, complex, str, bytes)) or not hasattr(k, "__index__"):
+        raise IndexError(INVALID)
+    values.append(operator.index(k))
+    return "i"
+
+
+def split(key: Any) -> tuple[tuple, list[Any]]:
+    """``(signature, values)`` of ``key``: the static part, hashable, one entry per item
+    (``"i"``, ``("s", start, stop, step)``, ``None``, ``Ellipsis``, a ``bool``,
+    ``("a", shape)``, ``("m", shape)``), and the dynamic values in order."""
+    values: list[Any] = []
+    if type(key) is tuple:
+        return tuple([_item(k, values) for k in key]), values
+    return (_item(key, values),), values
+
+
+# -- plans -----------------------------------------------------------------------------
+_plans = _cache.cache("index plans", 4096)
+
+
+def plan(shape: tuple[int, ...], sig: tuple) -> Plan:
+    """The memoised :class:`Plan` of a key signature on a Tensor of ``shape``."""
+    k = (shape, sig)
+    p = _plans.get(k)
+    if p is None:
+        p = _plans[k] = _parse(shape, sig)
+    return p
+
+
+def _parse(shape: tuple[int, ...], sig: tuple) -> Plan:
+    n_ell = consumed = n_values = 0
+    basic = True
+    for s in sig:
+        if s is Ellipsis:
+            n_ell += 1
+        elif s == "i":
+            consumed += 1
+            n_values += 1
+        elif type(s) is tuple:
+            if s[0] == "s":
+                consumed += 1
+            elif s[0] == "a":
+                consumed += 1
+                n_values += 1
+                basic = False
+            else:  # mask
+                consumed += len(s[1])
+                n_values += 1
+                basic = False
+        elif type(s) is bool:
+            basic = False
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    ndim = len(shape)
+    if consumed > ndim:
+        raise IndexError(
+            f"too many indices for array: array is {ndim}-dimensional, but {consumed} "
+            "were indexed"
+        )
+    items: list[Item] = []
+    gap = None
+    axis = 0
+    for s in sig:
+        if s is Ellipsis:
+            if ndim == consumed:
+                gap = len(items)
+            for _ in range(ndim - consumed):
+                items.append(Slice(axis, 0, shape[axis], 1))
+                axis += 1
+        elif s is None:
+            items.append(NewAxis())
+        elif s == "i":
+            items.append(Int(axis, shape[axis]))
+            axis += 1
+        elif type(s) is bool:
+            items.append(PyBool(s))
+        elif s[0] == "s":
+            n = shape[axis]
+            if s[3] == 0:
+                raise ValueError("slice step cannot be zero")
+            start, stop, step = slice(s[1], s[2], s[3]).indices(n)
+            size = len(range(start, stop, step))
+            items.append(Slice(axis, start if size else 0, size, step))
+            axis += 1
+        elif s[0] == "a":
+            items.append(IntArray(axis, shape[axis], s[1]))
+            axis += 1
+        else:
+            mshape = s[1]
+            for d, m in enumerate(mshape):
+                if m != shape[axis + d] and m != 0:  # NumPy: a 0-length mask axis matches any
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {axis + d}; "
+                        f"size of axis is {shape[axis + d]} but size of corresponding boolean "
+                        f"axis is {m}"
+                    )
+            items.append(Mask(axis, mshape))
+            axis += len(mshape)
+    for a in range(axis, ndim):
+        items.append(Slice(a, 0, shape[a], 1))
+    items_t = tuple(items)
+    if basic:
+        out = tuple(1 if type(it) is NewAxis else it.size for it in items_t
+                    if type(it) is not Int)
+        return Plan(items_t, True, out, gap, n_values)
+    if any(type(it) is Mask for it in items_t):
+        return Plan(items_t, False, None, gap, n_values)
+    adv = [() if type(it) is Int else it.shape for it in items_t
+           if type(it) in (Int, IntArray)]
+    adv += [(1 if it.value else 0,) for it in items_t if type(it) is PyBool]
+    bshape = broadcast_index_shapes(adv)
+    return Plan(items_t, False, result_shape(items_t, bshape, gap), gap, n_values)
+
+
+def broadcast_index_shapes(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing arrays could not be broadcast together with shapes "
+            + " ".join(str(s).replace(" ", "") for s in shapes if s != ())
+        ) from None
+
+
+def result_shape(items: tuple, bshape: tuple[int, ...], gap: int | None) -> tuple[int, ...]:
+    """NumPy's result shape of an advanced index whose arrays broadcast to ``bshape``:
+    adjacent advanced items put it where they stand, separated ones in front."""
+    positions = [j for j, it in enumerate(items) if type(it) in (Int, IntArray, PyBool)]
+    adjacent = positions == list(range(positions[0], positions[-1] + 1)) and not (
+        gap is not None and positions[0] < gap <= positions[-1]
+    )
+    out: list[int] = []
+    placed = False
+    for it in items:
+        t = type(it)
+        if t in (Int, IntArray, PyBool):
+            if adjacent and not placed:
+                out.extend(bshape)
+                placed = True
+        elif t is NewAxis:
+            out.append(1)
+        else:
+            out.append(it.size)
+    if not adjacent:
+        out = list(bshape) + out
+    return tuple(out)

@@ -1,0 +1,746 @@
+"""``jaxtensor.jit``: compiled functions with the in-place semantics of eager code.
+
+>>> import jaxtensor as jt
+>>> @jt.jit
+... def bump(x, i):
+...     x[i] += 1          # mutates the caller's Tensor
+>>> a = jt.zeros(4)
+>>> for i in range(4):
+...     bump(a, i)         # compiles once: the index value is dynamic
+>>> a
+Tensor(shape=[4], dtype=float32, device=cpu,
+       [1., 1., 1., 1.])
+
+One call path (see ``docs/architecture.md``):
+
+1. :meth:`Jitted.__call__` describes the call: each distinct *storage* behind the Tensor
+   arguments is passed to XLA once (so ``f(a, a[1:])`` keeps the aliasing), each view's
+   start offsets are passed as data, and closed-over storages the function touched in an
+   earlier trace follow as implicit inputs. The description (the *spec*: shapes aside,
+   everything the trace depends on) picks a :class:`Plan`, one ``jax.jit`` function.
+   Plain calls (positional Tensors without views, numbers, arrays) find their plan by a
+   short key without building the spec.
+2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit_trace.Trace` in the
+   ``jaxtensor._context.current`` context variable gives the function its own value of
+   every storage, and collects bounds checks of traced index values into one small
+   ``[code, value]`` output. Nothing is patched onto classes or module globals, so eager
+   work in other threads is unaffected.
+3. :meth:`Jitted._finish` writes the final value of every written storage back through
+   :meth:`Storage.install <jaxtensor._storage.Storage.install>` (old buffers were donated
+   when nobody else holds them), raises a failed bounds check as ``IndexError``, and
+   rebuilds the results (those aliasing an argument come back as views of it).
+
+A top-level call holds the storage lock (``_storage.LOCK``) from reading its inputs to
+installing its results, so it is atomic with respect to eager writes in other threads.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import weakref
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax._src import core as _core
+from jax.experimental import checkify
+
+from . import _jit_guard, _view
+from . import _jit_trace as jtr
+from ._context import current as _current
+from ._storage import LOCK, Storage, current_trace
+from ._tensor import Tensor
+
+__all__ = ["jit"]
+
+Tracer = jax.core.Tracer
+_EvalTrace = _core.EvalTrace
+_trace_state = _core.trace_state_strong_ref  # .value: the current JAX trace
+_IDX = _view._IDX_NP
+_ArrayImpl = type(jnp.zeros(0))
+
+# jax.jit options that name argument positions or outputs: they would not mean what the user
+# expects, since the compiled function takes storages, not the user's arguments.
+_REJECTED = {
+    "donate_argnums": "jaxtensor.jit donates the buffers of argument storages by itself when "
+    "nobody else holds them; pass donate=False to turn that off",
+    "donate_argnames": "jaxtensor.jit donates the buffers of argument storages by itself when "
+    "nobody else holds them; pass donate=False to turn that off",
+    "in_shardings": "place the argument Tensors with jaxtensor.asarray(..., device=...) or "
+    "jax.device_put before the call instead",
+    "out_shardings": "reshard the results after the call instead",
+}
+
+# argument types that are pytree leaves as they are
+_FLAT_LEAF = frozenset({Tensor, int, float, bool, complex, np.ndarray, _ArrayImpl})
+_ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, Tracer)
+_NONE_TREE = jax.tree_util.tree_structure(None)
+
+
+class _Call:
+    """What a trace started by a call needs: its storages, the JAX trace and the
+    ``jaxtensor.jit`` trace it was made under. (A plain call passes just the list.)"""
+
+    __slots__ = ("storages", "outer", "parent")
+
+    def __init__(self, storages: list[Storage], outer: Any, parent: Any) -> None:
+        self.storages = storages
+        self.outer = outer
+        self.parent = parent
+
+
+class _Aux:
+    """The static side of one trace of a compiled function.
+
+    The compiled function returns ``{aux: arrays}``: a one-entry dict whose key is this
+    object (hashed by identity), so each call gets back, from JAX's C++ dispatch, the
+    description of the variant JAX ran without any Python pytree code. ``arrays``: the
+    final values of the ``written`` storages (numbered over the call's storages, then the
+    ``discovered`` ones), the new storages of the results, the results' own leaves, and,
+    when the trace made bounds checks, their ``[code, value]`` output.
+    """
+
+    __slots__ = ("written", "pairs", "out_tree", "out_desc", "n_new", "checks", "none",
+                 "discovered")
+
+    def __init__(self, written: tuple, out_tree: Any, out_desc: tuple, n_new: int,
+                 checks: tuple, discovered: tuple) -> None:
+        self.written = written
+        self.pairs = tuple(enumerate(written))  # (position in the outputs, storage number)
+        self.out_tree = out_tree
+        self.out_desc = out_desc
+        self.n_new = n_new
+        self.checks = checks  # (axis, size, unsigned) of each check, in program order
+        self.none = not out_desc and out_tree == _NONE_TREE  # the function returns None
+        self.discovered = discovered  # weak references
+
+
+class Plan:
+    """One compiled variant: the ``jax.jit`` function and where its inputs go.
+
+    ``call`` holds the call being made (its storages, or a :class:`_Call`) while ``fn``
+    runs: the trace JAX may start reads it. Calls are made holding ``_storage.LOCK``, so
+    no other thread sees it; a nested call of the same plan sets it after the enclosing
+    trace read it.
+    """
+
+    __slots__ = ("fn", "donated", "positions", "call")
+
+    def __init__(self, fn: Callable, donated: tuple, positions: tuple) -> None:
+        self.fn = fn
+        self.donated = donated
+        self.positions = positions  # where each storage's array goes among the arguments
+        self.call: Any = None
+
+
+def _tensor_on(storage: Storage, view: _view.View | None, base: Tensor | None) -> Tensor:
+    t = object.__new__(Tensor)
+    t._storage = storage
+    t._view = view
+    t._cache = None
+    t._cache_version = -1
+    t._base = base
+    return t
+
+
+def _starts_out(view: _view.View) -> tuple[tuple | None, Any]:
+    """(static starts or None, dynamic starts array or None) of a view leaving the trace."""
+    s = view.starts
+    if not s:
+        return (), None
+    if any(isinstance(v, Tracer) for v in s):
+        return None, jnp.stack([jnp.asarray(v, _IDX) for v in s])
+    return tuple(int(v) for v in s), None
+
+
+def _layout(spec: tuple) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
+    """Where the compiled function of ``spec`` finds its inputs: the argument position of
+    each storage's array, of each other (non-Tensor) leaf, and of the view starts.
+
+    The arrays come in the order of the leaves: a Tensor whose storage is new contributes
+    its storage's array, a number or array itself; the storages of closed-over Tensors
+    follow, then the starts of the argument views (one array), if any.
+    """
+    desc, n_st, n_starts = spec[1], spec[4], spec[5]
+    positions: list[int] = []
+    others: list[int] = []
+    pos = 0
+    for d in desc:
+        if d is None:
+            others.append(pos)
+            pos += 1
+        elif type(d[0]) is int and d[0] == len(positions):
+            positions.append(pos)
+            pos += 1
+    while len(positions) < n_st:
+        positions.append(pos)
+        pos += 1
+    return tuple(positions), tuple(others), (pos if n_starts else None)
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+def _restore(busy: list[tuple[Storage, Any]]) -> None:
+    for st, a in busy:
+        st.restore(a)
+
+
+class Jitted:
+    """A function compiled by :func:`jit`.
+
+    A call is planned once per *call signature*: which arguments are Tensors, which of them
+    share a storage, their view structures, which buffers can be donated, the static
+    arguments and the bounds-check mode. Plain calls find their plan by a short key.
+    """
+
+    def __init__(self, fn: Callable, static_argnums: tuple[int, ...],
+                 static_argnames: tuple[str, ...], check_bounds: bool, donate: bool,
+                 jit_kwargs: dict[str, Any]) -> None:
+        self._fn = fn
+        self._static_argnums = static_argnums
+        self._static_argnames = static_argnames
+        self._check_bounds = check_bounds
+        self._donate = donate
+        self._jit_kwargs = jit_kwargs
+        # closed-over storages the function reads or writes (weakly: one that nothing else
+        # holds any more is dropped, and the function recompiled without it)
+        self._implicit: list[weakref.ref[Storage]] = []
+        # checks in the folded output until one in a nested trace needs checkify
+        self._own_checks = True
+        self._plans: dict[Hashable, Plan] = {}
+        # the guards of plain calls by signature (see _jit_guard), and the last one used
+        self._guards: dict[Hashable, Callable] = {}
+        self._guard: Callable | None = None
+        self._flat_trees: dict[int, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"jaxtensor.jit({getattr(self._fn, '__name__', self._fn)!r})"
+
+    # -- calling ----------------------------------------------------------------------
+    def entry(self) -> Callable:
+        """The function :func:`jit` returns (a plain function: a call costs less than an
+        object's ``__call__``, and it binds as a method by itself)."""
+        state = self
+        miss = _jit_guard.MISS
+
+        def jitted(*args: Any, **kwargs: Any) -> Any:
+            if not kwargs and _current.get() is None and (
+                    type(_trace_state.value) is _EvalTrace):
+                guard = state._guard  # that of the last plain call's signature, if any
+                if guard is not None:
+                    res = guard(state, args)
+                    if res is not miss:
+                        return res
+            return state._call(args, kwargs)
+
+        functools.update_wrapper(jitted, self._fn)
+        jitted._jaxtensor_jit = state  # type: ignore[attr-defined]
+        return jitted
+
+    def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
+        if not kwargs and not self._static_argnums:
+            return args, kwargs, ()
+        n = len(args)
+        nums = {i if i >= 0 else i + n for i in self._static_argnums}
+        static: list[tuple] = []
+        dyn_args = []
+        for i, a in enumerate(args):
+            if i in nums:
+                static.append((i, a))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs = {}
+        for k in sorted(kwargs):
+            if k in self._static_argnames:
+                static.append((k, kwargs[k]))
+            else:
+                dyn_kwargs[k] = kwargs[k]
+        static_t = tuple(static)
+        if not _hashable(static_t):
+            bad = [k for k, v in static if not _hashable(v)]
+            raise ValueError(
+                f"static arguments {bad} of jaxtensor.jit must be hashable; pass arrays and "
+                "Tensors as dynamic arguments instead"
+            )
+        return dyn_args, dyn_kwargs, static_t
+
+    def _flatten(self, args: tuple, kwargs: dict) -> tuple[list, Any, tuple]:
+        dyn_args, dyn_kwargs, static = self._split(args, kwargs)
+        if not dyn_kwargs and all(type(a) in _FLAT_LEAF for a in dyn_args):
+            leaves = list(dyn_args)  # the common case, without the cost of a general flatten
+            treedef = self._flat_trees.get(len(leaves))
+            if treedef is None:
+                treedef = self._flat_trees[len(leaves)] = jax.tree_util.tree_structure(
+                    (tuple(range(len(leaves))), {}))
+            return leaves, treedef, static
+        leaves, treedef = jax.tree_util.tree_flatten((tuple(dyn_args), dyn_kwargs),
+                                                     is_leaf=_is_tensor)
+        return leaves, treedef, static
+
+    def _call(self, args: tuple, kwargs: dict) -> Any:
+        """Any call: pytrees, keyword and static arguments, aliasing, views, inside other
+        traces. A plain call (see ``_jit_guard``) gets the guard of its signature, which
+        makes the next such calls."""
+        leaves, treedef, static = self._flatten(args, kwargs)
+        storages: list[Storage] = []
+        sid: dict[Storage, int] = {}
+        desc: list[Any] = []
+        starts: list[Any] = []
+        inputs: list[Any] = []  # the compiled function's arguments (see _layout)
+        seen: dict[int, int] = {}
+        for j, x in enumerate(leaves):
+            if isinstance(x, Tensor):
+                prev = seen.get(id(x))
+                if prev is not None:
+                    desc.append(("same", prev))
+                    continue
+                seen[id(x)] = j
+                st = x._storage
+                k = sid.get(st)
+                if k is None:
+                    k = sid[st] = len(storages)
+                    storages.append(st)
+                    inputs.append(None)  # its array, once donation is decided
+                v = x._view
+                if v is None:
+                    desc.append((k, None, 0, x._base is not None))
+                else:
+                    desc.append((k, v.key, len(v.starts), True))
+                    starts.extend(v.starts)
+            elif type(x) in _FLAT_LEAF or isinstance(x, _ARRAY_TYPES):
+                desc.append(None)
+                inputs.append(x)
+            else:
+                # not something JAX can trace (a string, an object, a function): static,
+                # as if named in static_argnums (methods get ``self`` this way)
+                if not _hashable(x):
+                    raise ValueError(
+                        f"jaxtensor.jit: an argument of type {type(x).__name__} is neither an "
+                        "array nor hashable, so it can be neither traced nor static; pass "
+                        "arrays, Tensors, numbers, or hashable Python values"
+                    )
+                desc.append(("static", x))
+        if self._implicit:
+            live = [st for st in (r() for r in self._implicit) if st is not None]
+            if len(live) != len(self._implicit):
+                self._implicit = [weakref.ref(st) for st in live]
+                self._forget()
+            for st in live:
+                if st not in sid:
+                    sid[st] = len(storages)
+                    storages.append(st)
+                    inputs.append(None)
+            implicit = tuple([sid[st] for st in live])
+            del live
+        else:
+            implicit = ()
+
+        outer = current_trace()
+        parent = _current.get()
+        nested = not isinstance(outer, _EvalTrace)
+        if nested:
+            # no checks of its own inside another trace: those of an enclosing
+            # jaxtensor.jit (if any) apply, in its mode
+            check = ("inherit", parent.mode) if self._check_bounds and parent else None
+        elif not self._check_bounds:
+            check = None
+        else:
+            check = jtr.OWN if self._own_checks else jtr.CHECKIFY
+        with LOCK:
+            # (inside another trace nothing is donated: the outer computation owns the buffers)
+            lent = [st.lend(self._donate and not nested) for st in storages]
+            donated = tuple([d for _, d in lent])
+            arrays = [a for a, _ in lent]
+            del lent
+            try:
+                spec = (treedef, tuple(desc), static, len(args), len(storages), len(starts),
+                        implicit, donated, check)
+                plan = self._plans.get(spec)
+                if plan is None:
+                    plan = self._compile(spec)
+                if not nested and not kwargs and not static:
+                    self._use_guard(leaves, desc, implicit, donated, len(args), plan)
+                for k, p in enumerate(plan.positions):
+                    # (outside any trace, .array reads no overlay: those of an enclosing
+                    # jaxtensor.jit trace otherwise)
+                    inputs[p] = arrays[k] if not nested else storages[k].array
+                if starts:
+                    if any(isinstance(s, Tracer) for s in starts):
+                        inputs.append(jnp.stack([jnp.asarray(s, _IDX) for s in starts]))
+                    else:
+                        inputs.append(np.array(starts, dtype=_IDX))
+                plan.call = _Call(storages, outer, parent)
+                try:
+                    result = plan.fn(*inputs)
+                finally:
+                    plan.call = None
+            except BaseException:
+                _restore([(st, a) for st, a, d in zip(storages, arrays, donated) if d])
+                raise
+            del inputs, arrays
+            return self._finish(plan, result, storages, leaves, nested)
+
+    def _finish(self, plan: Plan, res: Any, storages: list[Storage], leaves: Sequence,
+                nested: bool) -> Any:
+        """Write back, raise a failed bounds check, rebuild the results."""
+        if type(res) is dict:
+            aux, outs = res.popitem()
+            error = None
+        else:  # traced under checkify
+            err, res = res
+            aux, outs = res.popitem()
+            error = jtr.checkify_error(err)
+        if aux.checks:
+            error = jtr.check_error(aux.checks, outs[-1])
+        if aux.discovered:
+            found = [r() for r in aux.discovered]
+            storages = storages + found
+            self._adopt([st for st in found if st is not None])
+        if error is None or any(plan.donated):
+            # After a failed check the finals are installed only when buffers were donated
+            # (the old ones are gone); with donate=False a failed call changes nothing.
+            for j, k in aux.pairs:
+                st = storages[k]
+                if st is None:  # a discovered storage that died meanwhile
+                    continue
+                if nested:  # (into the enclosing trace, if any)
+                    st.replace(outs[j])
+                else:
+                    st._install(outs[j])  # (the caller holds LOCK)
+        if error is not None:
+            raise error
+        if aux.none:
+            return None
+        return self._results(aux, outs, storages, leaves)
+
+    def _adopt(self, found: list[Storage]) -> None:
+        """Closed-over storages met by a trace become implicit inputs of the next plans."""
+        known = {r() for r in self._implicit}
+        for st in found:
+            if st not in known:
+                self._implicit.append(weakref.ref(st))
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop every plan (the implicit inputs or the check mode changed)."""
+        self._plans = {}
+        self._guards = {}
+        self._guard = None
+
+    def _use_guard(self, leaves: list, desc: list, implicit: tuple, donated: tuple,
+                   n_args: int, plan: Plan) -> None:
+        """Make (or find) the guard of a plain call's signature and try it first from now."""
+        if len(leaves) != n_args:
+            return
+        key: list[Any] = []
+        for x, d in zip(leaves, desc):
+            if d is None and type(x) in _jit_guard.PLAIN:
+                key.append(None)
+            elif d is not None and type(d[0]) is int and d[1] is None and not d[3] and (
+                    d[0] == sum(e is not None for e in key)):  # (a storage of its own)
+                key.append(donated[d[0]])
+            else:
+                return
+        n_st = sum(e is not None for e in key)
+        if list(implicit) != list(range(n_st, len(donated))):
+            return  # (a closed-over storage is also an argument's)
+        key += donated[n_st:]
+        key_t = tuple(key)
+        guard = self._guards.get(key_t)
+        if guard is None or guard.plan is not plan:
+            guard = self._guards[key_t] = _jit_guard.make(key_t, n_args, plan, self._donate)
+        self._guard = guard
+
+    def _results(self, aux: _Aux, outs: tuple, storages: list[Storage], leaves: Sequence
+                 ) -> Any:
+        if not aux.out_desc:
+            return aux.out_tree.unflatten(())
+        nw = len(aux.written)
+        new_arrays = outs[nw:nw + aux.n_new]
+        out_vals = outs[nw + aux.n_new:nw + aux.n_new + len(aux.out_desc)]
+        first: dict[int, Tensor] = {}  # per storage: the base Tensor among the arguments,
+        if any(d is not None and d[0] == "A" for d in aux.out_desc):  # or the first one
+            sid = {st: k for k, st in enumerate(storages)}
+            for x in leaves:
+                if isinstance(x, Tensor):
+                    k = sid[x._storage]
+                    if k not in first or x._view is None:
+                        first[k] = x
+        news: dict[int, Tensor] = {}
+        res = []
+        for d, val in zip(aux.out_desc, out_vals):
+            if d is None:
+                res.append(val)
+                continue
+            kind = d[0]
+            if kind == "arg":
+                res.append(leaves[d[1]])
+                continue
+            _, k, key, static_starts = d
+            if kind == "A":
+                owner = first.get(k)
+            else:
+                owner = news.get(k)
+                if owner is None:
+                    owner = news[k] = Tensor._wrap(new_arrays[k])
+            if key is None:
+                if owner is not None and owner._view is None:
+                    res.append(owner)
+                else:
+                    res.append(_tensor_on(storages[k], None, None))
+                continue
+            if static_starts is None:
+                st = np.asarray(val) if not isinstance(val, Tracer) else val
+                s = tuple(st.tolist()) if isinstance(st, np.ndarray) else tuple(
+                    st[i] for i in range(st.shape[0]))
+            else:
+                s = static_starts
+            view = _view.View(key[0], s, key[1])
+            if owner is not None:
+                res.append(owner._derive(view))
+            else:
+                res.append(_tensor_on(storages[k], view, None))
+        return jax.tree_util.tree_unflatten(aux.out_tree, res)
+
+    # -- tracing ----------------------------------------------------------------------
+    def _compile(self, spec: tuple) -> Plan:
+        positions, _, _ = _layout(spec)
+        donated = spec[7]
+        donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
+        plan = self._plans[spec] = Plan(None, donated, positions)
+        plan.fn = jax.jit(functools.partial(self._body, spec, plan),
+                          donate_argnums=donate_argnums, **self._jit_kwargs)
+        return plan
+
+    def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
+        """The traced function: the user's function run over a :class:`~._jit_trace.Trace`.
+        A check the folded output cannot carry (in a nested trace) makes it run again under
+        checkify, in the same trace."""
+        call = plan.call
+        if spec[8] != jtr.CHECKIFY:
+            out, trace = self._run(spec, call, inputs, spec[8])
+            if not trace.missed:
+                return out
+            self._own_checks = False  # (later plans start in checkify mode)
+        return checkify.checkify(lambda *ins: self._run(spec, call, ins, jtr.CHECKIFY)[0],
+                                 errors=checkify.user_checks)(*inputs)
+
+    def _run(self, spec: tuple, call: Any, inputs: tuple, mode: str | None
+             ) -> tuple[dict, jtr.Trace]:
+        (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
+        if type(call) is list:  # a plain call
+            storages, outer, parent = call, _core.eval_trace, None
+        else:
+            storages, outer, parent = call.storages, call.outer, call.parent
+        positions, other_pos, starts_pos = _layout(spec)
+        arrays = [inputs[p] for p in positions]
+        others = [inputs[p] for p in other_pos]
+        starts = None if starts_pos is None else inputs[starts_pos]
+        if type(check) is tuple:  # nested in a checked jaxtensor.jit: its checks apply
+            mode = jtr.INHERIT
+        trace = jtr.Trace(storages, arrays, outer, parent, mode)
+        tok = _current.set(trace)
+        try:
+            args, kwargs, rebuilt = self._arguments(spec, storages, others, starts)
+            out = self._fn(*args, **kwargs)
+            return self._outputs(spec, trace, storages, rebuilt, out), trace
+        finally:
+            _current.reset(tok)
+
+    def _arguments(self, spec: tuple, storages: list[Storage], others: list[Any],
+                   starts: Any) -> tuple[list, dict, list]:
+        """The function's arguments, as Tensors over the call's storages."""
+        treedef, desc, static, n_args = spec[0], spec[1], spec[2], spec[3]
+        rebuilt: list[Any] = []
+        bases: dict[int, Tensor] = {}
+        off = 0
+        others = list(others)
+        for d in desc:
+            if d is None:
+                rebuilt.append(others.pop(0))
+                continue
+            if d[0] == "same":
+                rebuilt.append(rebuilt[d[1]])
+                continue
+            if d[0] == "static":
+                rebuilt.append(d[1])
+                continue
+            k, key, n, has_base = d
+            base = None
+            if has_base:
+                base = bases.get(k)
+                if base is None:
+                    base = bases[k] = _tensor_on(storages[k], None, None)
+            if key is None:
+                t = _tensor_on(storages[k], None, base)
+                bases.setdefault(k, t)
+            else:
+                s = tuple(starts[off + i] for i in range(n))
+                off += n
+                t = _tensor_on(storages[k], _view.View(key[0], s, key[1]), base)
+            rebuilt.append(t)
+        dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, rebuilt)
+        args: list[Any] = []
+        it = iter(dyn_args)
+        static_pos = {k: v for k, v in static if isinstance(k, int)}
+        for i in range(n_args):
+            args.append(static_pos[i] if i in static_pos else next(it))
+        kwargs = dict(dyn_kwargs)
+        kwargs.update({k: v for k, v in static if isinstance(k, str)})
+        return args, kwargs, rebuilt
+
+    def _outputs(self, spec: tuple, trace: jtr.Trace, storages: list[Storage],
+                 rebuilt: list[Any], out: Any) -> dict:
+        desc, donated = spec[1], spec[7]
+        out_leaves, out_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_tensor)
+        for x in out_leaves:  # a closed-over Tensor returned as it is: discovered too
+            if isinstance(x, Tensor):
+                trace.read(x._storage)
+        every = storages + trace.discovered
+        written = tuple(k for k, st in enumerate(every)
+                        if (k < len(donated) and donated[k]) or trace.written(st))
+        finals = [trace.values[every[k]] for k in written]
+        sid = {st: k for k, st in enumerate(every)}
+        arg_ids = {id(t): j for j, t in enumerate(rebuilt) if isinstance(t, Tensor)}
+        new_sid: dict[Storage, int] = {}
+        new_arrays: list[Any] = []
+        out_desc: list[Any] = []
+        out_vals: list[Any] = []
+        for x in out_leaves:
+            if not isinstance(x, Tensor):
+                out_desc.append(None)
+                out_vals.append(x)
+                continue
+            j = arg_ids.get(id(x))
+            if j is not None and desc[j] is not None:
+                out_desc.append(("arg", j))
+                out_vals.append(None)
+                continue
+            st = x._storage
+            k = sid.get(st)
+            kind = "A"
+            if k is None:
+                kind = "N"
+                k = new_sid.get(st)
+                if k is None:
+                    k = new_sid[st] = len(new_arrays)
+                    new_arrays.append(trace.read(st))
+            v = x._view
+            if v is None:
+                out_desc.append((kind, k, None, ()))
+                out_vals.append(None)
+            else:
+                s_static, s_dyn = _starts_out(v)
+                out_desc.append((kind, k, v.key, s_static))
+                out_vals.append(s_dyn)
+        outs = finals + new_arrays + out_vals
+        checks: tuple = ()
+        if trace.items:
+            outs.append(trace.check_output())
+            checks = tuple(trace.msgs)
+        aux = _Aux(written, out_tree, tuple(out_desc), len(new_arrays), checks,
+                   jtr.weak(trace.discovered))
+        return {aux: tuple(outs)}
+
+
+def _static_spec(
+    fn: Callable, static_argnums: Any, static_argnames: Any
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    nums = () if static_argnums is None else (
+        (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums))
+    names = () if static_argnames is None else (
+        (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames))
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return nums, names
+    positional = [p.name for p in params
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    nums_set, names_set = set(nums), set(names)
+    for i in nums:
+        if 0 <= i < len(positional) and params[i].kind == params[i].POSITIONAL_OR_KEYWORD:
+            names_set.add(positional[i])
+    for name in names:
+        if name in positional:
+            nums_set.add(positional.index(name))
+    return tuple(sorted(nums_set)), tuple(sorted(names_set))
+
+
+def jit(
+    fn: Callable | None = None,
+    /,
+    *,
+    static_argnums: int | Sequence[int] | None = None,
+    static_argnames: str | Sequence[str] | None = None,
+    check_bounds: bool = True,
+    donate: bool = True,
+    **jit_kwargs: Any,
+) -> Any:
+    """Compile ``fn`` with XLA, keeping the in-place semantics of eager jaxtensor code.
+
+    Mutations of Tensor arguments (``x[i] = v``, ``x += 1``, writes through views) and of
+    closed-over Tensors are written back to the caller's Tensors after the call, exactly
+    as if ``fn`` had run eagerly (closed-over Tensors are inputs, never baked-in
+    constants); aliasing between arguments survives (``f(a, a[1:])``); results that alias
+    an argument come back as views of it. Compilation is keyed by shapes, dtypes and
+    view/index *structure* only: new index values never recompile.
+
+    **Arguments:**
+
+    - ``fn``: the function; ``jit`` also works as a decorator, with or without arguments.
+    - ``static_argnums``/``static_argnames``: arguments passed as Python values (hashable),
+      as in ``jax.jit``; a new value compiles a new version. Arguments JAX cannot trace
+      (strings, functions, objects such as a method's ``self``) are static by themselves.
+    - ``check_bounds``: check traced index values and raise ``IndexError`` at the call for
+      an out-of-bounds one, as eager code does (default). ``False`` removes the check and
+      its device-to-host synchronisation; out-of-bounds reads then clamp and writes are
+      dropped or clamped, as in JAX.
+    - ``donate``: donate the old buffer of every storage that nobody else holds (default),
+      so writes do not copy. With ``False`` nothing is donated and a call that fails its
+      bounds check leaves every Tensor unchanged.
+    - ``jit_kwargs``: passed to ``jax.jit`` (e.g. ``keep_unused``, ``compiler_options``);
+      ``donate_argnums``/``in_shardings``/``out_shardings`` are not accepted.
+
+    **Returns:** a callable with the signature of ``fn``.
+
+    !!! Example
+
+        >>> import jaxtensor as jt
+        >>> @jt.jit
+        ... def cumulative(x):
+        ...     for i in range(1, x.shape[0]):
+        ...         x[i] += x[i - 1]
+        >>> a = jt.asarray([1., 2., 3., 4.])
+        >>> cumulative(a)
+        >>> a
+        Tensor(shape=[4], dtype=float32, device=cpu,
+               [ 1.,  3.,  6., 10.])
+        >>> jt.jit(lambda x, y: y.__setitem__(0, 5.))(a, a[2:])   # aliasing survives
+        >>> a
+        Tensor(shape=[4], dtype=float32, device=cpu,
+               [ 1.,  3.,  5., 10.])
+    """
+    for k, why in _REJECTED.items():
+        if k in jit_kwargs:
+            raise TypeError(f"jaxtensor.jit does not take {k}=: {why}")
+    if fn is None:
+        return functools.partial(
+            jit, static_argnums=static_argnums, static_argnames=static_argnames,
+            check_bounds=check_bounds, donate=donate, **jit_kwargs)
+    if not callable(fn):
+        raise TypeError(f"jaxtensor.jit expects a callable, got {type(fn).__name__}")
+    nums, names = _static_spec(fn, static_argnums, static_argnames)
+    return Jitted(fn, nums, names, bool(check_bounds), bool(donate), jit_kwargs).entry()

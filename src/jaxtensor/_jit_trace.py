@@ -1,0 +1,198 @@
+"""What one ``jaxtensor.jit`` trace sees: its own value of every storage it touches, and its
+bounds checks.
+
+A :class:`Trace` is installed in :data:`jaxtensor._context.current` while the function is
+traced (see ``_jit.py``); storages and the indexing code call its methods instead of
+changing anything. Nothing here raises to steer control flow: a closed-over storage met
+during the trace is *discovered* (read once as a constant, and reported to the caller, which
+makes it an input of the next compilation), and a bounds check made inside a nested trace
+(a loop body, ``cond``, ``vmap``, a nested jit) is *missed* (reported, and the caller traces
+the function again under ``jax.experimental.checkify``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax._src import core as _core
+from jax.experimental import checkify
+
+from ._context import JitTrace
+from ._storage import Storage, TracerLeakError, current_trace
+from ._view import _IDX_NP as _IDX
+
+Tracer = jax.core.Tracer
+EvalTrace = _core.EvalTrace
+_IDX_SIZE = np.dtype(_IDX).itemsize
+_MISSING = object()
+
+#: bounds-check modes: checks folded into one ``[code, value]`` output; checkify checks;
+#: the checks of the enclosing ``jaxtensor.jit`` trace
+OWN, CHECKIFY, INHERIT = "own", "checkify", "inherit"
+
+
+class Trace(JitTrace):
+    """The state of one trace of a ``jaxtensor.jit`` function.
+
+    Attributes:
+        values: per storage touched, its value inside the trace (argument storages start
+            with their input tracers).
+        initial: the value each storage of ``values`` started the trace with.
+        discovered: storages from outside the call met during the trace, in order.
+        mode: the bounds-check mode (``OWN``, ``CHECKIFY`` or None: no checks).
+        missed: a check was made where ``OWN`` mode cannot carry it out.
+    """
+
+    __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
+                 "missed", "items", "msgs")
+
+    def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
+                 parent: JitTrace | None, mode: str | None) -> None:
+        self.values: dict[Storage, Any] = dict(zip(storages, arrays))
+        self.initial = dict(self.values)
+        self.outer = outer  # the JAX trace the jaxtensor.jit call was made under
+        self.parent = parent  # the enclosing jaxtensor.jit trace, if any
+        self.jax_trace = current_trace()
+        self.discovered: list[Storage] = []
+        self.mode = mode
+        self.missed = False
+        self.items: list[tuple[Any, Any]] = []  # OWN mode: (fails, offending value) per check
+        self.msgs: list[tuple[int, int, bool]] = []  # ... and (axis, size, unsigned)
+
+    # -- storages ------------------------------------------------------------------------
+    def _from_outside(self, st: Storage) -> bool:
+        """Whether ``st`` existed before this call (rather than being made by the trace)."""
+        return st.trace is self.outer or isinstance(st.trace, EvalTrace)
+
+    def _discover(self, st: Storage) -> Any:
+        # Read now (a constant for this call only: the caller compiles the next call with
+        # the storage as an input, so it never goes stale).
+        v = self.parent.read(st) if self.parent is not None else st.settled()
+        self.values[st] = self.initial[st] = v
+        self.discovered.append(st)
+        return v
+
+    def read(self, st: Storage) -> Any:
+        v = self.values.get(st, _MISSING)
+        if v is not _MISSING:
+            return v
+        if self._from_outside(st):
+            return self._discover(st)
+        return st.settled()
+
+    def write(self, st: Storage, new: Any) -> None:
+        known = st in self.values
+        if known or self._from_outside(st):
+            if current_trace() is not self.jax_trace:
+                raise TracerLeakError(
+                    "a Tensor from outside a nested trace (a loop body, cond, vmap or nested "
+                    "jit inside the jaxtensor.jit function) is written inside it; pass it "
+                    "through the loop carry (or the branch operands) and write the result "
+                    "back after the loop instead"
+                )
+            if not known:
+                self._discover(st)
+            self.values[st] = new
+            return
+        # a storage the trace made: an ordinary write (its own leak check included)
+        st.install(new)
+
+    def written(self, st: Storage) -> bool:
+        return self.values[st] is not self.initial[st]
+
+    # -- bounds checks ---------------------------------------------------------------------
+    def check_index(self, i: Any, n: int, axis: int) -> None:
+        mode = self.mode
+        if mode is None:
+            return
+        if mode == CHECKIFY:
+            _checkify_check(i, n, axis)
+        elif mode == INHERIT:
+            self.parent.check_index(i, n, axis)
+        elif current_trace() is not self.jax_trace:
+            self.missed = True
+        else:
+            self._record(i, n, axis)
+
+    def _record(self, i: Any, n: int, axis: int) -> None:
+        i = jnp.asarray(i)
+        if i.size == 0:
+            return
+        dt = np.dtype(i.dtype)
+        # Unsigned values too large for the index dtype would wrap when converted: compare
+        # them in their own dtype, and undo the wrap on the host. For an array, the value
+        # named is the one eager code names: the largest if it is too large, else the
+        # smallest.
+        wrap = dt.kind == "u" and dt.itemsize >= _IDX_SIZE
+        if wrap:
+            hi = jnp.max(i) if i.ndim else i
+            fail = hi >= n
+            v = hi.astype(_IDX)
+        elif i.ndim:
+            v = i.astype(_IDX)
+            lo, hi = jnp.min(v), jnp.max(v)
+            too_big = hi >= n
+            fail = too_big | (lo < -n)
+            v = lax.select(too_big, hi, lo)
+        else:
+            v = i.astype(_IDX)
+            fail = (v < -n) | (v >= n)
+        self.items.append((fail, v))
+        self.msgs.append((axis, n, wrap))
+
+    def check_output(self) -> Any:
+        """The recorded checks folded into ``[code, value]``: ``code`` is 0 when every check
+        passed, else 1 + the number of the first failing one. A chain of scalar selects,
+        which XLA fuses into one kernel."""
+        code = bad = lax.full((), 0, _IDX)
+        for j in range(len(self.items) - 1, -1, -1):  # the first failing check wins
+            fail, v = self.items[j]
+            code = lax.select(fail, lax.full((), j + 1, _IDX), code)
+            bad = lax.select(fail, v, bad)
+        return jnp.stack([code, bad])
+
+
+def _checkify_check(i: Any, n: int, axis: int) -> None:
+    i = jnp.asarray(i)
+    if i.size == 0:
+        return
+    ok = (i >= -n) & (i < n)
+    if i.ndim == 0:
+        bad = i
+    else:  # the value eager code names: the largest if it is too large, else the smallest
+        hi = jnp.max(i)
+        bad = jnp.where(hi >= n, hi, jnp.min(i))
+    checkify.check(jnp.all(ok), f"index {{}} is out of bounds for axis {axis} with size {n}",
+                   bad)
+
+
+def check_error(checks: tuple, chk: Any) -> IndexError | None:
+    """The ``IndexError`` of the first failing check in ``chk`` (``[code, value]``), or None."""
+    c = np.asarray(chk)
+    code = int(c[0])
+    if not code:
+        return None
+    axis, n, unsigned = checks[code - 1]
+    v = int(c[1])
+    if unsigned:
+        v %= 1 << (8 * _IDX_SIZE)
+    return IndexError(f"index {v} is out of bounds for axis {axis} with size {n}")
+
+
+def checkify_error(err: Any) -> IndexError | None:
+    """The ``IndexError`` of a checkify error state, or None."""
+    msg = err.get()
+    if msg is None:
+        return None
+    first = msg.split("\n")[0]
+    suffix = " (`check` failed)"
+    return IndexError(first[:-len(suffix)] if first.endswith(suffix) else first)
+
+
+def weak(storages: list[Storage]) -> tuple:
+    return tuple(weakref.ref(st) for st in storages)

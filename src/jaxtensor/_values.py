@@ -1,0 +1,95 @@
+"""Values assigned by ``__setitem__``: validated and converted like NumPy 2 does.
+
+The value is cast to the destination dtype with ``astype``'s rules (floats truncate into
+integers, nonzero becomes True); complex into real raises ``TypeError``; a Python int out of
+the destination's range raises ``OverflowError`` and a float NaN/inf into integers
+``ValueError``, as NumPy 2 does; the value must broadcast to the selection's shape (leading
+1-axes may be dropped), else ``ValueError`` naming both shapes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import jax
+import numpy as np
+
+from ._creation import asarray
+from ._tensor import Tensor
+
+Tracer = jax.core.Tracer
+
+
+def _value_dtype_error(vdt: np.dtype, dtype: np.dtype) -> TypeError:
+    return TypeError(
+        f"cannot assign a value of dtype {vdt} to a Tensor of dtype {dtype}: complex values do "
+        "not fit a real Tensor; assign value.real, or cast the Tensor to a complex dtype"
+    )
+
+
+def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
+    """Validate and convert an assigned value: cast rules of ``astype``, NumPy's shape rule.
+
+    Python scalars are converted here (with NumPy 2's ``OverflowError`` for out-of-range
+    ints and ``ValueError`` for NaN/inf into integers); arrays are cast in the kernel.
+    """
+    t = type(value)
+    if t is float or t is int or t is bool or t is complex:
+        if t is complex and dtype.kind != "c":
+            raise _value_dtype_error(np.dtype(complex), dtype)
+        if t is float and dtype.kind in "iu" and not math.isfinite(value):
+            raise ValueError(
+                f"cannot convert float {value} to integer: a Tensor of dtype {dtype} cannot "
+                "hold NaN or infinity"
+            )
+        return np.asarray(value, dtype=dtype)
+    if isinstance(value, Tensor):
+        arr = value._value()
+    elif isinstance(value, (jax.Array, Tracer)):
+        arr = value
+    elif isinstance(value, (np.ndarray, np.generic)):
+        arr = np.asarray(value)
+    elif isinstance(value, (list, tuple)):
+        try:
+            arr = np.asarray(value)
+        except ValueError as e:
+            raise ValueError(f"could not convert the assigned sequence to an array: {e}") from None
+        if arr.dtype.kind == "c" and dtype.kind != "c":
+            raise _value_dtype_error(arr.dtype, dtype)
+        arr = np.asarray(value, dtype=dtype)
+    elif isinstance(value, (np.bool_, np.number)):
+        arr = np.asarray(value)
+    elif hasattr(value, "__array_namespace__") or hasattr(value, "__dlpack__"):
+        arr = asarray(value)._value()  # another Array API library's array
+    else:
+        raise TypeError(
+            f"cannot assign an object of type {t.__name__} to a Tensor; assign a number, a "
+            "Tensor, or a NumPy/JAX array"
+        )
+    vdt = np.dtype(arr.dtype)
+    if vdt.kind == "c" and dtype.kind != "c":
+        raise _value_dtype_error(vdt, dtype)
+    vs = tuple(arr.shape)
+    stripped = vs
+    while len(stripped) > len(target) and stripped[0] == 1:
+        stripped = stripped[1:]
+    ok = len(stripped) <= len(target)
+    if ok:
+        try:
+            ok = np.broadcast_shapes(stripped, target) == target
+        except ValueError:
+            ok = False
+    if not ok:
+        raise ValueError(
+            "could not broadcast input array from shape "
+            f"{_fmt(vs)} into shape {_fmt(target)}"
+        )
+    if isinstance(arr, np.ndarray) and arr.dtype != dtype:
+        with np.errstate(all="ignore"):
+            arr = arr.astype(dtype)
+    return arr
+
+
+def _fmt(shape: tuple[int, ...]) -> str:
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
