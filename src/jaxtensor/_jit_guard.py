@@ -23,6 +23,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from ._jit_pytree import results
 from ._storage import LOCK
 from ._tensor import Tensor
 
@@ -90,11 +91,11 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool) -> Callable:
         "            return self._finish(plan, {aux: outs}, sts, args, False)",
         *(["        if aux.pairs:", "            s0._install(outs[0])"] if len(sts) == 1 else
           ["        for j, k in aux.pairs:", "            sts[k]._install(outs[j])"]),
-        "        return None if aux.none else self._results(aux, outs, sts, args)",
+        "        return None if aux.none else results(aux, outs, sts, args)",
         "    finally:",
         "        LOCK.release()",
     ]
-    ns = {"MISS": MISS, "PLAIN": PLAIN, "Tensor": Tensor, "LOCK": LOCK, "plan": plan,
+    ns = {"MISS": MISS, "results": results, "PLAIN": PLAIN, "Tensor": Tensor, "LOCK": LOCK, "plan": plan,
           "fn": plan.fn}
     exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
     guard = ns["guard"]
