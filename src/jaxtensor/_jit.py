@@ -13,24 +13,26 @@ Tensor(shape=[4], dtype=float32, device=cpu,
 
 One call path (see ``docs/architecture.md``):
 
-1. :meth:`Jitted.__call__` describes the call: each distinct *storage* behind the Tensor
+1. :meth:`Jitted._call` describes the call: each distinct *storage* behind the Tensor
    arguments is passed to XLA once (so ``f(a, a[1:])`` keeps the aliasing), each view's
    start offsets are passed as data, and closed-over storages the function touched in an
    earlier trace follow as implicit inputs. The description (the *spec*: shapes aside,
    everything the trace depends on) picks a :class:`Plan`, one ``jax.jit`` function.
-   Plain calls (positional Tensors without views, numbers, arrays) find their plan by a
-   short key without building the spec.
+   A repeat *plain* call (positional Tensors without views, numbers, arrays) skips the
+   description: the guard generated for its signature (``_jit_guard.py``, the one place
+   code is generated) checks the signature and makes the same call.
 2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit_trace.Trace` in the
    ``jaxtensor._context.current`` context variable gives the function its own value of
-   every storage, and collects bounds checks of traced index values into one small
-   ``[code, value]`` output. Nothing is patched onto classes or module globals, so eager
-   work in other threads is unaffected.
-3. :meth:`Jitted._finish` writes the final value of every written storage back through
-   :meth:`Storage.install <jaxtensor._storage.Storage.install>` (old buffers were donated
-   when nobody else holds them), raises a failed bounds check as ``IndexError``, and
-   rebuilds the results (those aliasing an argument come back as views of it).
+   every storage and collects bounds checks of traced index values into one small
+   ``[code, value]`` output (``_jit_pytree.py`` rebuilds the arguments and describes the
+   outputs). Nothing is patched onto classes or module globals, and nothing raises to
+   steer control flow: eager work in other threads is unaffected.
+3. :meth:`Jitted._finish` installs the final value of every written storage
+   (``Storage._install``; old buffers were donated when ``Storage.lend`` found nobody else
+   holds them), raises a failed bounds check as ``IndexError``, and rebuilds the results
+   (those aliasing an argument come back as views of it).
 
-A top-level call holds the storage lock (``_storage.LOCK``) from reading its inputs to
+A top-level call holds the storage lock (``_storage.LOCK``) from lending its inputs to
 installing its results, so it is atomic with respect to eager writes in other threads.
 """
 
