@@ -112,16 +112,20 @@ class Storage:
         jt = _current_jit.get()
         if jt is not None:
             return jt.read(self)
-        if self._pending or self._array is BUSY:
+        a = self._array  # (read once: a write in another thread may replace it)
+        if self._pending or a is BUSY:
+            del a  # (the flush may donate it)
             return self._settle()
-        return self._array
+        return a
 
     def settled(self) -> Any:
         """The value outside any ``jaxtensor.jit`` trace: queued writes applied, a write in
         another thread waited for."""
-        if self._pending or self._array is BUSY:
+        a = self._array
+        if self._pending or a is BUSY:
+            del a  # (the flush may donate it)
             return self._settle()
-        return self._array
+        return a
 
     def _settle(self) -> Any:
         # (no reference to the old value may be held here: the flush donates it)
@@ -189,11 +193,14 @@ class Storage:
         if self._pending:
             self._flush()
         arr = self._array
-        # (donatable(arr, held=1), inlined: this runs for every argument of every call)
-        if (donate and not self.exported and type(arr) is _ArrayImpl
-                and _getrefcount(arr) <= 4):
+        if donate and not self.exported and type(arr) is _ArrayImpl:
+            # donatable(arr, held=1), inlined (this runs for every argument of every call),
+            # with the slot marked first, so that no other thread can take the value between
+            # the count and the mark
             self._array = BUSY
-            return arr, True
+            if _getrefcount(arr) <= 2:  # (getrefcount's argument, the local variable)
+                return arr, True
+            self._array = arr
         return arr, False
 
     def restore(self, arr: Any) -> None:
