@@ -439,3 +439,20 @@ def test_clear_caches_empties_every_cache_and_results_stay_right() -> None:
     assert not any(len(c) for c in jt._cache.all_caches())
     x[1:3] = x[1:3] * 2.0
     assert x.tolist() == [0.0, 16.0, 32.0, 3.0, 4.0, 5.0]
+
+
+def test_index_select_repeat_cache_keys_on_every_input_of_the_kernel_choice(monkeypatch):
+    from jaxtensor import _index_select as s
+
+    x = jt.reshape(jt.arange(32.0), (4, 8))
+    i = jt.asarray([0, 2])
+    jt.index_select(x, 0, i)
+    key = s._repeat_key(x._value(), 0, i._value(), None)
+    assert key in s._repeat
+    for name, value in (("dispatch", "tiled"), ("cpu_threads", 7),
+                        ("TILE_BUDGET", {**s.TILE_BUDGET, "cpu": 64})):
+        with monkeypatch.context() as m:
+            m.setattr(s, name, value)
+            assert s._repeat_key(x._value(), 0, i._value(), None) not in s._repeat
+            got = jt.index_select(x, 0, i)  # chosen again under the new setting
+            assert got.tolist() == np.arange(32.0).reshape(4, 8)[[0, 2]].tolist()

@@ -38,7 +38,6 @@ PyTorch autograd.
 
 from __future__ import annotations
 
-import functools
 import math
 import operator
 import os
@@ -53,7 +52,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import _indexing, _kernels
+from . import _cache, _indexing, _kernels
 from ._tensor import Tensor, new_tensor
 
 __all__ = ["index_select"]
@@ -150,8 +149,9 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
 
 
 # A jax.Array never changes, so the extremes of an index array are computed once per array
-# (an eager call with the same index again skips the device-to-host copy and two reductions).
-_extremes: dict[int, tuple[weakref.ref, int, int]] = {}
+# (an eager call with the same index again skips the device-to-host copy and two reductions);
+# keyed by id, checked by a weak reference (an id is reused only after its array died).
+_extremes = _cache.cache("index_select index extremes", 4096)
 
 
 def min_max(idx: Any) -> tuple[int, int]:
@@ -448,7 +448,6 @@ TILED_MAX_ROW_BYTES = 64
 cpu_threads: int | None = None
 
 
-@functools.cache
 def _affinity() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -645,13 +644,15 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
 
 
 # eager signature (see _repeat_key) -> (size along dim, {index has negatives: kernel})
-_repeat: dict[tuple, tuple[int, dict[bool, Any]]] = {}
+_repeat = _cache.cache("index_select eager kernels", 1024)
 
 
 def _repeat_key(xv: Any, dim: Any, iv: Any, tile_shape: Any) -> tuple:
-    """What fixes an eager call's kernel besides the index values (``TypeError`` when
-    ``tile_shape`` is not a sequence of hashable entries)."""
-    return (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch,
+    """Every input of an eager call's kernel choice besides the index values: shapes,
+    dtypes, placement, the dispatch settings (``TypeError`` when ``tile_shape`` is not a
+    sequence of hashable entries)."""
+    return (xv.shape, xv.dtype, xv.sharding, dim, iv.shape, iv.dtype, iv.sharding, dispatch,
+            cpu_threads, *TILE_BUDGET.values(),
             None if tile_shape is None else tuple(tile_shape))
 
 
