@@ -110,6 +110,23 @@ def np_view_index(index: Any) -> Any:
     return index if any(i is Ellipsis for i in index) else index + (Ellipsis,)
 
 
+def _single_value_error(v_np: Any, dtype: np.dtype) -> type[Exception] | None:
+    """The error jaxtensor raises for a single (0-D) value that does not fit an integer
+    ``dtype``: that of the Python number it holds (NumPy itself wraps NumPy scalars)."""
+    v = np.asarray(v_np)
+    if v.ndim or dtype.kind not in "iu" or v.dtype.kind not in "iuf" or np.can_cast(v.dtype,
+                                                                                      dtype):
+        return None
+    item = v.item()
+    probe = np.zeros(1, dtype)
+    try:
+        with np.errstate(all="ignore"):
+            probe[0] = item
+    except (OverflowError, ValueError) as e:
+        return ValueError if isinstance(item, float) and not np.isfinite(item) else type(e)
+    return None
+
+
 def check_setitem(
     base_np: np.ndarray, view_index: Any, data: st.DataObject, *, advanced: bool = True
 ) -> None:
@@ -131,6 +148,13 @@ def check_setitem(
         np.testing.assert_array_equal(np.asarray(base), before)
         return
     v_jt, v_np = data.draw(values(np.shape(target), x_np.dtype), label="value")
+    err = _single_value_error(v_np, x_np.dtype)
+    if err is not None:  # one value that does not fit: checked like the Python number
+        before = np.asarray(base).copy()
+        with pytest.raises(err):
+            x[index.jt_index] = v_jt
+        np.testing.assert_array_equal(np.asarray(base), before)
+        return
     with np.errstate(all="ignore"):
         # with `...` NumPy's x[1, 0] is the 0-D view that jaxtensor's x[1, 0] is (so a
         # (1, 1) value broadcasts into it, as it does into any other selection)

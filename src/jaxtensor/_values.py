@@ -2,9 +2,17 @@
 
 The value is cast to the destination dtype with ``astype``'s rules (floats truncate into
 integers, nonzero becomes True); complex into real raises ``TypeError``; a Python int out of
-the destination's range raises ``OverflowError`` and a float NaN/inf into integers
-``ValueError``, as NumPy 2 does; the value must broadcast to the selection's shape (leading
+the destination's range raises ``OverflowError`` (as NumPy 2 does) and a float NaN or
+infinity into integers ``ValueError`` (the contract's choice; NumPy raises ``OverflowError``
+for an infinity); the value must broadcast to the selection's shape (leading
 1-axes may be dropped), else ``ValueError`` naming both shapes.
+
+A single value gets these checks whatever its Python type: a NumPy scalar, a 0-D NumPy
+array, a 0-D Tensor or ``jax.Array`` is checked like the Python number it holds when its
+dtype does not cast safely to the destination's (NumPy itself wraps ``np.int64(300)`` into
+``uint8`` silently; jaxtensor raises, see ``docs/decisions.md``). Non-numeric values
+(``np.datetime64``, strings) raise ``TypeError``. Inside a traced function the value is
+not known, so it is cast without the check.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
     """Validate and convert an assigned value: cast rules of ``astype``, NumPy's shape rule.
 
     Python scalars are converted here (with NumPy 2's ``OverflowError`` for out-of-range
-    ints and ``ValueError`` for NaN/inf into integers); arrays are cast in the kernel.
+    ints, ``ValueError`` for NaN/inf into integers); arrays are cast in the kernel.
     """
     t = type(value)
     if t is float or t is int or t is bool or t is complex:
@@ -70,6 +78,15 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
     vdt = np.dtype(arr.dtype)
     if vdt.kind == "c" and dtype.kind != "c":
         raise _value_dtype_error(vdt, dtype)
+    if vdt.kind not in "biufc":
+        raise TypeError(
+            f"cannot assign a value of dtype {vdt} to a Tensor of dtype {dtype}: only numbers "
+            "and booleans can be stored; convert the value first"
+        )
+    if (arr.ndim == 0 and dtype.kind in "iu" and vdt.kind in "iuf"
+            and not np.can_cast(vdt, dtype) and not isinstance(arr, Tracer)):
+        # a single value that may not fit: checked like the Python number it holds
+        prepare_value(arr.item(), dtype, target)
     vs = tuple(arr.shape)
     stripped = vs
     while len(stripped) > len(target) and stripped[0] == 1:
