@@ -96,9 +96,13 @@ def bool_array_spelling(draw: st.DrawFn, arr: np.ndarray) -> Any:
 
 
 @st.composite
-def int_scalar_spelling(draw: st.DrawFn, i: int) -> Any:
-    """An integer as int, NumPy scalar, 0-D NumPy/JAX array, 0-D Tensor or 0-D Tensor view."""
-    kind = draw(st.sampled_from(["int", "int", "npscalar", "np0d", "jax0d", "tensor0d", "view0d"]))
+def int_scalar_spelling(draw: st.DrawFn, i: int, array_ok: bool = True) -> Any:
+    """An integer as int, NumPy scalar, 0-D NumPy/JAX array, 0-D Tensor or 0-D Tensor view.
+
+    A 0-D NumPy array is an advanced index (a copy) as an index item, as in NumPy; the
+    others index like an int (a view). ``array_ok=False`` leaves it out."""
+    kinds = ["int", "int", "npscalar", "jax0d", "tensor0d", "view0d"] + (["np0d"] * array_ok)
+    kind = draw(st.sampled_from(kinds))
     if kind == "int":
         return i
     dt = draw(st.sampled_from([np.int32, np.int64, np.int16]))
@@ -223,8 +227,9 @@ def indices(
                 continue
             lo, hi = (-n - 2, n + 1) if invalid and draw(st.integers(0, 9)) == 0 else (-n, n - 1)
             i = draw(st.integers(lo, hi))
-            jt_items.append(draw(int_scalar_spelling(i)))
-            np_items.append(i)
+            j = draw(int_scalar_spelling(i, array_ok=not basic_only))
+            jt_items.append(j)
+            np_items.append(j if type(j) is np.ndarray else i)  # (NumPy's rule for both)
         elif kind == "slice":
             js, ns = draw(slices(shape[a]))
             jt_items.append(js)
@@ -246,9 +251,10 @@ def indices(
                         *((-n - 2, n + 1) if invalid and draw(st.integers(0, 9)) == 0
                           else (-n, n - 1)))))
                 )
-            if arr.ndim == 0:  # a 0-D array is an integer; spell it as one
-                jt_items.append(draw(int_scalar_spelling(int(arr))))
-                np_items.append(np.asarray(arr))
+            if arr.ndim == 0:  # a 0-D array: an advanced index (as NumPy's), or an int spelling
+                j = draw(int_scalar_spelling(int(arr)))
+                jt_items.append(j)
+                np_items.append(j if type(j) is np.ndarray else int(arr))
                 continue
             jt_items.append(draw(int_array_spelling(arr)))
             np_items.append(arr)

@@ -33,6 +33,7 @@ import operator
 from typing import Any, NamedTuple
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from . import _cache
@@ -132,7 +133,9 @@ def _array_item(x: Any, values: list[Any]) -> Any:
         return ("m", shape)
     if dt.kind not in "iu":
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    if not shape:
+    if not shape and type(x) is not np.ndarray:
+        # a 0-D Tensor, JAX array or NumPy integer scalar indexes like an int (a view), as
+        # in PyTorch; a 0-D NumPy *array* is an advanced index (a copy), as in NumPy
         values.append(x if isinstance(x, Tracer) else int(x))
         return "i"
     values.append(x)
@@ -156,8 +159,8 @@ def _item(k: Any, values: list[Any]) -> Any:
         return _array_item(k._value(), values)
     if isinstance(k, (np.ndarray, np.generic, jax.Array, Tracer)):
         return _array_item(k, values)
-    if isinstance(k, (list, tuple)):
-        arr = np.asarray(k)
+    if isinstance(k, (list, tuple, range)):
+        arr = _sequence_index(k)
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.intp)
         if arr.dtype.kind not in "iub":
@@ -169,6 +172,23 @@ def _item(k: Any, values: list[Any]) -> Any:
         raise IndexError(INVALID)
     values.append(operator.index(k))
     return "i"
+
+
+def _sequence_index(k: Any) -> Any:
+    """A list (or tuple, range) index as an array, as NumPy converts it; traced entries
+    (a list passed into a ``jaxtensor.jit`` function) make a traced array."""
+    if type(k) is not range and any(isinstance(e, (Tracer, jax.Array, Tensor)) for e in
+                                    _flat(k)):
+        return jnp.asarray(k)
+    return np.asarray(k)
+
+
+def _flat(k: Any) -> Any:
+    for e in k:
+        if isinstance(e, (list, tuple)):
+            yield from _flat(e)
+        else:
+            yield e
 
 
 def split(key: Any) -> tuple[tuple, list[Any]]:

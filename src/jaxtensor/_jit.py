@@ -251,14 +251,16 @@ class Jitted:
                 desc.append(None)
                 inputs.append(x)
             else:
-                # not something JAX can trace (a string, an object, a function): static,
-                # as if named in static_argnums (methods get ``self`` this way)
-                if not _hashable(x):
+                # not something JAX can trace (a string, an object, a function, a slice):
+                # static, as if named in static_argnums (methods get ``self`` this way)
+                if not _hashable(x) and type(x) is not slice:
                     raise ValueError(
                         f"jaxtensor.jit: an argument of type {type(x).__name__} is neither an "
                         "array nor hashable, so it can be neither traced nor static; pass "
                         "arrays, Tensors, numbers, or hashable Python values"
                     )
+                if type(x) is slice:  # (unhashable before Python 3.12)
+                    x = jpt.StaticSlice((x.start, x.stop, x.step))
                 desc.append(("static", x))
         if self._implicit:
             live = [st for st in (r() for r in self._implicit) if st is not None]

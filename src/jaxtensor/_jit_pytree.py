@@ -28,6 +28,11 @@ _IDX = _view._IDX_NP
 _NONE_TREE = jax.tree_util.tree_structure(None)
 
 
+class StaticSlice(tuple):
+    """A slice argument as a static value (slices are unhashable before Python 3.12);
+    the function gets the slice back."""
+
+
 class Aux:
     """The static side of one trace of a compiled function.
 
@@ -170,7 +175,7 @@ def arguments(spec: tuple, storages: list[Storage], others: list[Any],
             rebuilt.append(rebuilt[d[1]])
             continue
         if d[0] == "static":
-            rebuilt.append(d[1])
+            rebuilt.append(slice(*d[1]) if type(d[1]) is StaticSlice else d[1])
             continue
         k, key, n, has_base = d
         base = None
