@@ -103,13 +103,16 @@ class Plan:
     trace read it.
     """
 
-    __slots__ = ("fn", "donated", "positions", "call")
+    __slots__ = ("fn", "donated", "positions", "call", "stale")
 
     def __init__(self, fn: Callable, donated: tuple, positions: tuple) -> None:
         self.fn = fn
         self.donated = donated
         self.positions = positions  # where each storage's array goes among the arguments
         self.call: Any = None
+        # dropped by Jitted._forget: a guard that another thread fetched before the drop
+        # must not run it (it may hold a closed-over value as a constant)
+        self.stale = False
 
 
 def _hashable(v: Any) -> bool:
@@ -365,6 +368,8 @@ class Jitted:
 
     def _forget(self) -> None:
         """Drop every plan (the implicit inputs or the check mode changed)."""
+        for plan in self._plans.values():
+            plan.stale = True
         self._plans = {}
         self._guards = {}
         self._guard = None

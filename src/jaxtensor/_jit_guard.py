@@ -63,7 +63,7 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool) -> Callable:
         for other in sts[:i]:
             src += [f"    if {s} is {other}:", "        return MISS"]
     flags = [e for e in key if e is not None]
-    src += ["    LOCK.acquire()", "    try:"]
+    src += ["    LOCK.acquire()", "    try:", "        if plan.stale:", "            return MISS"]
     for i, s in enumerate(sts):
         src.append(f"        x{i}, d{i} = {s}.lend({donate})")
         # (restore undoes only what lend did: it marked a donated storage busy)

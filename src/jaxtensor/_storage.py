@@ -208,10 +208,12 @@ class Storage:
         if self._array is BUSY:
             self._array = arr
 
-    def _apply(self, pick: Callable[[bool | None], Callable], args: tuple) -> None:
-        """:meth:`update` outside any ``jaxtensor.jit`` trace."""
+    def _apply(self, pick: Callable[[bool | None], Callable], args: tuple,
+               flush: bool = True) -> None:
+        """:meth:`update` outside any ``jaxtensor.jit`` trace (``flush=False``: for the
+        flush itself)."""
         with LOCK:
-            if self._pending:
+            if flush and self._pending:
                 self._flush()
             old = self._array
             if type(old) is not _ArrayImpl or _any_tracer(args):
@@ -264,7 +266,16 @@ class Storage:
         p = self._pending
         n = len(p)
         items = p[:n]
-        del p[:n]  # writes queued meanwhile by other threads stay for the next flush
+        # (the items leave the queue only once applied: until then readers in other threads
+        # see a non-empty queue and wait for this flush; writes queued meanwhile by other
+        # threads stay after them, for the next flush)
+        try:
+            self._flush_items(items)
+        finally:
+            del p[:n]
+
+    def _flush_items(self, items: list[tuple[int, Any]]) -> None:
+        n = len(items)
         arr = self._array
         if n == 1:
             ii = np.array([items[0][0]], dtype=_IDX)
@@ -289,7 +300,7 @@ class Storage:
         # loses every sharded axis but the first)
         unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)
         del arr
-        self._apply(_flush_picker(bucket, unravel), (ii, vv))
+        self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
 
 
 def _flush_picker(bucket: int, unravel: bool) -> Callable[[bool | None], Callable]:
