@@ -825,3 +825,32 @@ def test_component_views_of_complex_storage_as_arguments():
 
     f(jt.real(z), jt.imag(z))
     assert np.asarray(z).tolist() == [10 + 4j, 3 + 8j]
+
+
+@pytest.mark.parametrize("op", ["getitem", "setitem", "index_select", "take", "2d"])
+def test_vmap_over_an_out_of_bounds_index_raises_like_eager_code(op):
+    x = jt.arange(5.0)
+    fns = {
+        "getitem": lambda i: x[i],
+        "setitem": lambda i: jt.zeros(5).__setitem__(i, 1.0),
+        "index_select": lambda i: jt.index_select(x, 0, jt.reshape(i, (1,))),
+        "take": lambda i: jt.take(x, jt.reshape(i, (1,))),
+        "2d": lambda i: jt.reshape(jt.arange(10.0), (2, 5))[1, i],
+    }
+    f = fns[op]
+    batched = jt.vmap(f)
+    good = batched(jt.asarray([0, 4, -5]))
+    eager = [np.asarray(f(jt.asarray(i))) for i in (0, 4, -5)]
+    if op != "setitem":
+        np.testing.assert_array_equal(np.asarray(good), np.stack(eager))
+    for bad in ([0, 5], [-6, 1], [9, 7]):
+        with pytest.raises(IndexError) as err:
+            batched(jt.asarray(bad))
+        # the message eager code gives for one of the offending values
+        eager_msgs = []
+        for i in bad:
+            if not -5 <= i < 5:
+                with pytest.raises(IndexError) as eager_err:
+                    f(jt.asarray(i))
+                eager_msgs.append(str(eager_err.value))
+        assert str(err.value) in eager_msgs

@@ -37,8 +37,9 @@ class JitTrace:
         """Record ``new`` as the value of ``storage`` inside the trace."""
         raise NotImplementedError
 
-    def check_index(self, index: Any, size: int, axis: int) -> None:
-        """Check a traced index value (or array of values) against an axis of ``size``."""
+    def check_index(self, index: Any, size: int, axis: int, fname: str | None = None) -> None:
+        """Check a traced index value (or array of values) against an axis of ``size``
+        (``fname``: the function whose message names the axis a dimension, as eagerly)."""
 
 
 #: The trace of the ``jaxtensor.jit`` call running in this thread/task, if any.

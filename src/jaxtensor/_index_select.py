@@ -135,7 +135,7 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
     clamped by the kernel otherwise, as JAX does.
     """
     if isinstance(idx, Tracer):
-        _indexing.check_traced(idx, size, axis)
+        _indexing.check_traced(idx, size, axis, fname)
         return True
     if not math.prod(idx.shape):
         return False

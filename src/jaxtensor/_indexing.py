@@ -419,11 +419,11 @@ def resolve(key: Any, shape: tuple[int, ...]) -> _Advanced:
     return _advanced(plan, values, shape)
 
 
-def check_traced(i: Any, n: int, axis: int) -> None:
+def check_traced(i: Any, n: int, axis: int, fname: str | None = None) -> None:
     """Hand a traced index value to the running ``jaxtensor.jit`` trace's bounds check."""
     jt = _current_jit.get()
     if jt is not None:
-        jt.check_index(i, n, axis)
+        jt.check_index(i, n, axis, fname)
 
 
 # -- lowering advanced indices to jnp indexing ----------------------------------------

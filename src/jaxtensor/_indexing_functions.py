@@ -560,7 +560,7 @@ def _check_nd(fname: str, shape: Sequence[int], index: Any) -> tuple[Any, int, b
     neg = False
     if isinstance(iv, Tracer):
         for a in range(k):
-            _indexing.check_traced(iv[..., a], shape[a], a)
+            _indexing.check_traced(iv[..., a], shape[a], a, fname)
         neg = True
     elif math.prod(iv.shape):
         a_np = np.asarray(iv)

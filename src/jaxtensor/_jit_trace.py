@@ -62,7 +62,8 @@ class Trace(JitTrace):
         self.mode = mode
         self.missed = False
         self.items: list[tuple[Any, Any]] = []  # OWN mode: (fails, offending value) per check
-        self.msgs: list[tuple[int, int, bool]] = []  # ... and (axis, size, unsigned)
+        # ... and (axis, size, unsigned, function name)
+        self.msgs: list[tuple[int, int, bool, str | None]] = []
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -106,20 +107,20 @@ class Trace(JitTrace):
         return self.values[st] is not self.initial[st]
 
     # -- bounds checks ---------------------------------------------------------------------
-    def check_index(self, i: Any, n: int, axis: int) -> None:
+    def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         mode = self.mode
         if mode is None:
             return
         if mode == CHECKIFY:
-            _checkify_check(i, n, axis)
+            _checkify_check(i, n, axis, fname)
         elif mode == INHERIT:
-            self.parent.check_index(i, n, axis)
+            self.parent.check_index(i, n, axis, fname)
         elif current_trace() is not self.jax_trace:
             self.missed = True
         else:
-            self._record(i, n, axis)
+            self._record(i, n, axis, fname)
 
-    def _record(self, i: Any, n: int, axis: int) -> None:
+    def _record(self, i: Any, n: int, axis: int, fname: str | None) -> None:
         i = jnp.asarray(i)
         if i.size == 0:
             return
@@ -143,7 +144,7 @@ class Trace(JitTrace):
             v = i.astype(_IDX)
             fail = (v < -n) | (v >= n)
         self.items.append((fail, v))
-        self.msgs.append((axis, n, wrap))
+        self.msgs.append((axis, n, wrap, fname))
 
     def check_output(self) -> Any:
         """The recorded checks folded into ``[code, value]``: ``code`` is 0 when every check
@@ -157,7 +158,32 @@ class Trace(JitTrace):
         return jnp.stack([code, bad])
 
 
-def _checkify_check(i: Any, n: int, axis: int) -> None:
+class CheckedTrace(JitTrace):
+    """Bounds checks for a function transformed under ``checkify`` outside ``jaxtensor.jit``
+    (``jaxtensor.vmap``): storages are read and written as they are; traced index values
+    are checked with ``checkify.check``."""
+
+    __slots__ = ()
+    mode = CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
+
+    def read(self, st: Storage) -> Any:
+        return st.settled()
+
+    def write(self, st: Storage, new: Any) -> None:
+        st.install(new)
+
+    def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
+        _checkify_check(i, n, axis, fname)
+
+
+def message(v: Any, n: int, axis: int, fname: str | None) -> str:
+    """The eager code's bounds message (``{}`` for the value: a checkify format)."""
+    if fname is None:
+        return f"index {v} is out of bounds for axis {axis} with size {n}"
+    return f"{fname}(): index {v} is out of bounds for dimension {axis} with size {n}"
+
+
+def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> None:
     i = jnp.asarray(i)
     if i.size == 0:
         return
@@ -167,8 +193,7 @@ def _checkify_check(i: Any, n: int, axis: int) -> None:
     else:  # the value eager code names: the largest if it is too large, else the smallest
         hi = jnp.max(i)
         bad = jnp.where(hi >= n, hi, jnp.min(i))
-    checkify.check(jnp.all(ok), f"index {{}} is out of bounds for axis {axis} with size {n}",
-                   bad)
+    checkify.check(jnp.all(ok), message("{}", n, axis, fname), bad)
 
 
 def check_error(checks: tuple, chk: Any) -> IndexError | None:
@@ -177,11 +202,11 @@ def check_error(checks: tuple, chk: Any) -> IndexError | None:
     code = int(c[0])
     if not code:
         return None
-    axis, n, unsigned = checks[code - 1]
+    axis, n, unsigned, fname = checks[code - 1]
     v = int(c[1])
     if unsigned:
         v %= 1 << (8 * _IDX_SIZE)
-    return IndexError(f"index {v} is out of bounds for axis {axis} with size {n}")
+    return IndexError(message(v, n, axis, fname))
 
 
 def checkify_error(err: Any) -> IndexError | None:

@@ -17,8 +17,12 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax.experimental import checkify
 
+from ._context import current as _current
 from ._jit import jit
+from ._jit_trace import CheckedTrace, EvalTrace, checkify_error
+from ._storage import current_trace
 from ._tensor import Tensor
 
 __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
@@ -189,6 +193,9 @@ def vmap(
 
     Inside ``fun`` the arguments are unbatched-looking Tensors: views, ``__setitem__`` and
     in-place operators work on them (on vmap's copies: the caller's Tensors do not change).
+    Called eagerly, a batched index out of bounds raises ``IndexError`` as the eager code
+    does (the batched function runs under ``jax.experimental.checkify``); inside
+    ``jaxtensor.jit`` that function's bounds checks apply.
 
     >>> import jaxtensor as jt
     >>> def first_to_zero(row):
@@ -200,8 +207,20 @@ def vmap(
     f = jax.vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_name=axis_name,
                  axis_size=axis_size, spmd_axis_name=spmd_axis_name)
 
+    checked = checkify.checkify(f, errors=checkify.user_checks)
+
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        return _wrap(f(*args, **kwargs))
+        if _current.get() is not None or not isinstance(current_trace(), EvalTrace):
+            return _wrap(f(*args, **kwargs))
+        tok = _current.set(CheckedTrace())
+        try:
+            err, out = checked(*args, **kwargs)
+        finally:
+            _current.reset(tok)
+        error = checkify_error(err)
+        if error is not None:
+            raise error
+        return _wrap(out)
 
     return wrapped
