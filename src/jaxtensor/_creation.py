@@ -576,7 +576,7 @@ def triu(x: Tensor, /, *, k: int = 0) -> Tensor:
     return _tri("triu", jnp.triu, x, k)
 
 
-# -- Tensor methods of the standard that are about data exchange and devices -------------------
+# -- Tensor methods (bound by _methods) about data exchange and devices ----------------------
 def _dlpack(
     self: Tensor,
     /,
@@ -640,9 +640,3 @@ def _to_device(self: Tensor, device: Any, /, *, stream: Any = None) -> Tensor:
     if _on_device(v, device):
         return self
     return Tensor._wrap(jax.device_put(v, device))
-
-
-def _install_methods() -> None:
-    Tensor.__dlpack__ = _dlpack
-    Tensor.__dlpack_device__ = _dlpack_device
-    Tensor.to_device = _to_device

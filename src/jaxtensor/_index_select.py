@@ -653,20 +653,3 @@ def _repeat_key(xv: Any, dim: Any, iv: Any, tile_shape: Any) -> tuple:
     ``tile_shape`` is not a sequence of hashable entries)."""
     return (xv.shape, xv.dtype, dim, iv.shape, iv.dtype, dispatch,
             None if tile_shape is None else tuple(tile_shape))
-
-
-def _install_methods() -> None:
-    def index_select_method(self: Tensor, dim: int, index: Any, *,
-                            tile_shape: Sequence[int] | None = None) -> Tensor:
-        """Method form of :func:`jaxtensor.index_select`.
-
-        >>> import jaxtensor as jt
-        >>> jt.arange(6).reshape(2, 3).index_select(1, jt.asarray([2, 0])).tolist()
-        [[2, 0], [5, 3]]
-        """
-        return index_select(self, dim, index, tile_shape=tile_shape)
-
-    Tensor.index_select = index_select_method
-
-
-_install_methods()
