@@ -54,6 +54,7 @@ import numpy as np
 from jax import lax
 
 from . import _indexing, _kernels
+from ._creation import asarray
 from ._tensor import Tensor, new_tensor
 
 __all__ = ["index_select"]
@@ -76,8 +77,6 @@ def as_value(x: Any, name: str = "x") -> Any:
         return x._value()
     if isinstance(x, (jax.Array, Tracer)):
         return x
-    from ._creation import asarray
-
     return asarray(x)._value()
 
 

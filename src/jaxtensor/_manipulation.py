@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args, _dtypes, _kernels, _view
+from ._info import API_VERSION
 from ._tensor import Tensor
 
 __all__ = [
@@ -203,9 +204,7 @@ def broadcast_arrays(*arrays: Tensor) -> tuple[Tensor, ...]:
         arrays = tuple(arrays[0])
     shape = broadcast_shapes(*(a.shape for a in arrays))
     out = tuple(broadcast_to(a, shape) for a in arrays)
-    from ._info import API_VERSION  # a list before the 2025.12 standard
-
-    return out if API_VERSION >= "2025.12" else list(out)
+    return out if API_VERSION >= "2025.12" else list(out)  # a list before the 2025.12 standard
 
 
 def _promoted(arrays: Any, fname: str) -> tuple[list[Any], np.dtype]:
