@@ -405,8 +405,8 @@ _API_VERSIONS = (None, "2025.12", "2024.12", "2023.12", "2022.12", "2021.12")
 
 def array_namespace_method(self: Tensor, *, api_version: str | None = None) -> Any:
     """The Array API namespace: the ``jaxtensor`` module."""
-    # The one import inside a function in the package: the namespace is the package itself,
-    # and the package imports this module while it is being built.
+    # imported here, not at module level: the namespace is the package itself, which imports
+    # this module while it is being built (tests/test_import_graph.py lists this exception)
     import jaxtensor
 
     if api_version not in _API_VERSIONS:
