@@ -44,7 +44,6 @@ from ._indexing_functions import *  # noqa: F403
 from ._info import *  # noqa: F403
 from ._linear_algebra import *  # noqa: F403
 from ._manipulation import *  # noqa: F403
-from ._operators import install as _install_operators
 from ._searching import *  # noqa: F403
 from ._set import *  # noqa: F403
 from ._sorting import *  # noqa: F403
@@ -64,10 +63,8 @@ uint8, uint16, uint32, uint64 = (_dtypes.public[f"uint{n}"] for n in (8, 16, 32,
 float32, float64 = _dtypes.public["float32"], _dtypes.public["float64"]
 complex64, complex128 = _dtypes.public["complex64"], _dtypes.public["complex128"]
 
-_install_operators()
-Tensor.__getitem__ = _indexing.getitem
-Tensor.__setitem__ = _indexing.setitem
-_creation._install_methods()
+# Tensor's operators and methods, bound from one table once the namespace exists
+from . import _methods
 
 __array_api_version__ = _info.API_VERSION
 

@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _dtypes
+from ._creation import asarray
 from ._tensor import Tensor
 
 Tracer = jax.core.Tracer
@@ -24,8 +25,6 @@ def value(x: Any, name: str = "x") -> Any:
     if isinstance(x, Tensor):
         return x._value()
     if isinstance(x, (jax.Array, np.ndarray)) or hasattr(x, "__array_namespace__"):
-        from ._creation import asarray
-
         return asarray(x)._value()
     raise TypeError(
         f"{name} must be a jaxtensor Tensor, got {type(x).__name__}; "

@@ -11,7 +11,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _dtypes
+from . import _dtypes, _kernels, _view
+from ._info import API_VERSION
 from ._tensor import Tensor
 
 __all__ = [
@@ -264,8 +265,6 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
     if isinstance(x, Tensor):
         v = x._value()
         if not copy and _on_device(v, device):
-            from . import _view
-
             return x._derive(_view.compose_axes(x._view, x.shape, list(range(x.ndim))))
         if copy is False:
             raise ValueError("from_dlpack(copy=False) cannot move a Tensor to another device")
@@ -521,8 +520,6 @@ def meshgrid(*arrays: Tensor, indexing: str = "xy") -> Any:
     >>> X.shape, Y.shape
     ((2, 3), (2, 3))
     """
-    from ._info import API_VERSION
-
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid() indexing must be 'xy' or 'ij', got {indexing!r}")
     vals = []
@@ -546,8 +543,6 @@ def _tri(name: str, fn: Any, x: Tensor, k: int) -> Tensor:
         raise TypeError(f"{name}() expects a Tensor, got {type(x).__name__}")
     if x.ndim < 2:
         raise ValueError(f"{name}() needs at least 2 dimensions, got shape {x.shape}")
-    from . import _kernels
-
     k = operator.index(k)
     return Tensor._wrap(_kernels.call((name, k), lambda: lambda a: fn(a, k=k), x._value()))
 
@@ -576,7 +571,7 @@ def triu(x: Tensor, /, *, k: int = 0) -> Tensor:
     return _tri("triu", jnp.triu, x, k)
 
 
-# -- Tensor methods of the standard that are about data exchange and devices -------------------
+# -- Tensor methods (bound by _methods) about data exchange and devices ----------------------
 def _dlpack(
     self: Tensor,
     /,
@@ -640,9 +635,3 @@ def _to_device(self: Tensor, device: Any, /, *, stream: Any = None) -> Tensor:
     if _on_device(v, device):
         return self
     return Tensor._wrap(jax.device_put(v, device))
-
-
-def _install_methods() -> None:
-    Tensor.__dlpack__ = _dlpack
-    Tensor.__dlpack_device__ = _dlpack_device
-    Tensor.to_device = _to_device

@@ -53,6 +53,7 @@ import numpy as np
 from jax import lax
 
 from . import _cache, _indexing, _kernels
+from ._creation import asarray
 from ._tensor import Tensor, new_tensor
 
 __all__ = ["index_select"]
@@ -75,8 +76,6 @@ def as_value(x: Any, name: str = "x") -> Any:
         return x._value()
     if isinstance(x, (jax.Array, Tracer)):
         return x
-    from ._creation import asarray
-
     return asarray(x)._value()
 
 
@@ -654,20 +653,3 @@ def _repeat_key(xv: Any, dim: Any, iv: Any, tile_shape: Any) -> tuple:
     return (xv.shape, xv.dtype, xv.sharding, dim, iv.shape, iv.dtype, iv.sharding, dispatch,
             cpu_threads, *TILE_BUDGET.values(),
             None if tile_shape is None else tuple(tile_shape))
-
-
-def _install_methods() -> None:
-    def index_select_method(self: Tensor, dim: int, index: Any, *,
-                            tile_shape: Sequence[int] | None = None) -> Tensor:
-        """Method form of :func:`jaxtensor.index_select`.
-
-        >>> import jaxtensor as jt
-        >>> jt.arange(6).reshape(2, 3).index_select(1, jt.asarray([2, 0])).tolist()
-        [[2, 0], [5, 3]]
-        """
-        return index_select(self, dim, index, tile_shape=tile_shape)
-
-    Tensor.index_select = index_select_method
-
-
-_install_methods()

@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args, _dtypes, _kernels
+from ._manipulation import broadcast_shapes
 from ._tensor import Tensor
 
 __all__ = ["matmul", "tensordot", "vecdot"]
@@ -41,8 +42,6 @@ def matmul(x1: Tensor, x2: Tensor, /) -> Tensor:
             f"({k1} != {k2})"
         )
     if a.ndim > 2 and b.ndim > 2:
-        from ._manipulation import broadcast_shapes
-
         broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
 
     def build() -> Any:
@@ -124,8 +123,6 @@ def vecdot(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
             f"vecdot(): the contracted axis has size {a.shape[ax]} in x1 and {b.shape[ax]} "
             "in x2"
         )
-    from ._manipulation import broadcast_shapes
-
     broadcast_shapes(tuple(np.delete(np.array(a.shape, dtype=object), ax)),
                      tuple(np.delete(np.array(b.shape, dtype=object), ax)))
 

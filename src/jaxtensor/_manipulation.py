@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args, _dtypes, _kernels, _view
+from ._info import API_VERSION
 from ._tensor import Tensor
 
 __all__ = [
@@ -203,9 +204,7 @@ def broadcast_arrays(*arrays: Tensor) -> tuple[Tensor, ...]:
         arrays = tuple(arrays[0])
     shape = broadcast_shapes(*(a.shape for a in arrays))
     out = tuple(broadcast_to(a, shape) for a in arrays)
-    from ._info import API_VERSION  # a list before the 2025.12 standard
-
-    return out if API_VERSION >= "2025.12" else list(out)
+    return out if API_VERSION >= "2025.12" else list(out)  # a list before the 2025.12 standard
 
 
 def _promoted(arrays: Any, fname: str) -> tuple[list[Any], np.dtype]:
@@ -419,75 +418,3 @@ def tile(x: Tensor, repetitions: Any, /) -> Tensor:
     if any(r < 0 for r in reps):
         raise ValueError(f"tile(): repetitions must be non-negative, got {reps}")
     return _args.wrap(_kernels.call(("tile", reps), lambda: lambda a: jnp.tile(a, reps), v), x)
-
-
-# -- Tensor methods ------------------------------------------------------------------------
-def _install_methods() -> None:
-    def _ints(args: tuple) -> tuple:
-        if len(args) == 1 and isinstance(args[0], (tuple, list)):
-            return tuple(args[0])
-        return args
-
-    def transpose(self: Tensor, *axes: Any) -> Tensor:
-        """A view with permuted axes: NumPy's ``x.transpose(*axes)`` (no axes: reverse
-        them); two axes on a Tensor that is not 2-D swap them, as PyTorch's does."""
-        axes = _ints(axes)
-        if not axes:
-            return permute_dims(self, tuple(range(self.ndim))[::-1])
-        if len(axes) == 2 and self.ndim != 2:
-            return swapaxes(self, *axes)
-        return permute_dims(self, axes)
-
-    def permute(self: Tensor, *dims: Any) -> Tensor:
-        """PyTorch's ``x.permute(*dims)``: :func:`jaxtensor.permute_dims` (a view)."""
-        return permute_dims(self, _ints(dims))
-
-    def swapaxes(self: Tensor, axis1: int, axis2: int) -> Tensor:
-        """A view with two axes exchanged (NumPy's ``swapaxes``, PyTorch's
-        ``transpose(dim0, dim1)``)."""
-        order = list(range(self.ndim))
-        a, b = _axis(axis1, self.ndim), _axis(axis2, self.ndim)
-        order[a], order[b] = order[b], order[a]
-        return permute_dims(self, tuple(order))
-
-    def squeeze_m(self: Tensor, axis: Any = None, *, dim: Any = None) -> Tensor:
-        """A view without size-1 axes (``axis=None``: all of them)."""
-        axis = dim if axis is None else axis
-        if axis is None:
-            axis = tuple(i for i, n in enumerate(self.shape) if n == 1)
-        return squeeze(self, axis)
-
-    def flatten(self: Tensor) -> Tensor:
-        """A 1-D copy (NumPy's ``flatten``); ``ravel()`` returns a view when it can."""
-        return reshape(self, (-1,), copy=True)
-
-    def ravel(self: Tensor) -> Tensor:
-        """1-D: a view wherever ``reshape(-1)`` gives one, else a copy.
-
-        This is NumPy's ``reshape`` rule: NumPy's ``ravel`` copies some strided inputs that
-        it could view (``x[:, ::2].ravel()`` of a C-contiguous ``x`` with an even number of
-        columns)."""
-        return reshape(self, (-1,))
-
-    def flip_m(self: Tensor, axis: Any = None, *, dims: Any = None) -> Tensor:
-        """A reversed view: :func:`jaxtensor.flip` (``dims`` is PyTorch's name)."""
-        return flip(self, axis=dims if axis is None else axis)
-
-    def roll_m(self: Tensor, shift: Any, axis: Any = None, *, dims: Any = None) -> Tensor:
-        """:func:`jaxtensor.roll` (a new Tensor; ``dims`` is PyTorch's name)."""
-        return roll(self, shift, axis=dims if axis is None else axis)
-
-    def moveaxis_m(self: Tensor, source: Any, destination: Any) -> Tensor:
-        """:func:`jaxtensor.moveaxis` (a view)."""
-        return moveaxis(self, source, destination)
-
-    for name, fn in {
-        "transpose": transpose, "permute": permute, "swapaxes": swapaxes,
-        "squeeze": squeeze_m, "flatten": flatten, "ravel": ravel, "flip": flip_m,
-        "roll": roll_m, "moveaxis": moveaxis_m,
-    }.items():
-        fn.__name__ = name
-        setattr(Tensor, name, fn)
-
-
-_install_methods()

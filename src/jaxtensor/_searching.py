@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args, _dtypes, _kernels
+from ._manipulation import broadcast_shapes
 from ._tensor import Tensor
 
 __all__ = [
@@ -156,8 +157,6 @@ def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:
         raise TypeError("where(): at least one of x1 and x2 must be a Tensor")
     a, b, dt = _args.promoted_pair(x1, x2)
     _args_shapes = (tuple(c.shape), tuple(np.shape(a)), tuple(np.shape(b)))
-    from ._manipulation import broadcast_shapes
-
     broadcast_shapes(*_args_shapes)
 
     def build() -> Any:

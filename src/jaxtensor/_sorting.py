@@ -79,17 +79,3 @@ def sort(
         return f
 
     return _args.wrap(_kernels.call(("sort", ax, desc), build, v), x)
-
-
-def _install_methods() -> None:
-    def argsort_method(self: Tensor, axis: int = -1, descending: bool = False,
-                       stable: bool = True, *, dim: int | None = None) -> Tensor:
-        """``argsort(self, axis=..., descending=..., stable=...)`` (``dim`` is PyTorch's
-        name for ``axis``)."""
-        return argsort(self, axis=axis if dim is None else dim, descending=descending,
-                       stable=stable)
-
-    Tensor.argsort = argsort_method
-
-
-_install_methods()

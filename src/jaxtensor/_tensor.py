@@ -36,7 +36,12 @@ Tracer = jax.core.Tracer
 
 
 class Tensor:
-    """A mutable n-dimensional array backed by JAX, with NumPy view semantics."""
+    """A mutable n-dimensional array backed by JAX, with NumPy view semantics.
+
+    The class body holds what needs only the storage and the view; the operators, indexing
+    and every method that is a namespace function (``x.sum()``, ``x.reshape(...)``) are bound
+    from the table in ``_methods.py``.
+    """
 
     __slots__ = ("_storage", "_view", "_cache", "_cache_version", "_base", "__weakref__")
     __array_priority__ = 100
@@ -167,59 +172,12 @@ class Tensor:
         order = list(range(n - 2)) + [n - 1, n - 2]
         return self._derive(_view.compose_axes(self._view, self.shape, order))
 
-    @property
-    def real(self) -> Tensor:
-        """The real part: a writeable view of a complex Tensor (NumPy's ``x.real``)."""
-        from ._elementwise import real
-
-        return real(self)
-
-    @property
-    def imag(self) -> Tensor:
-        """The imaginary part: a writeable view of a complex Tensor (NumPy's ``x.imag``)."""
-        from ._elementwise import imag
-
-        return imag(self)
-
-    def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Tensor:
-        """``jaxtensor.astype(self, dtype)``: a Tensor of ``dtype`` (a copy unless ``copy=False``
-        and nothing changes)."""
-        from ._data_type_functions import astype
-
-        return astype(self, dtype, copy=copy, device=device)
-
-    # -- indexing: __getitem__/__setitem__ are bound from _indexing by _methods ------------
+    # -- iteration (x[i] is _indexing.getitem, bound by _methods) -----------------------
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-D Tensor")
         for i in range(self.shape[0]):
             yield self[i]
-
-    # -- views ---------------------------------------------------------------------------
-    def view(self, *shape: Any) -> Tensor:
-        """A view with a new shape (PyTorch's ``Tensor.view``); raises if a copy is needed."""
-        if not shape:  # view(): the same shape (view(()) is a reshape to 0-D, below)
-            return self._derive(_view.compose_axes(self._view, self.shape,
-                                                   list(range(self.ndim))))
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        from ._manipulation import _resolve_shape
-
-        new = _resolve_shape(self.shape, shape)
-        v = _view.compose_reshape(self._view, self.shape, new)
-        if v is None:
-            raise ValueError(
-                f"cannot view a Tensor of shape {self.shape} with these strides as shape {new} "
-                "without copying; use reshape() (which copies) instead"
-            )
-        return self._derive(v)
-
-    def reshape(self, *shape: Any, copy: bool | None = None) -> Tensor:
-        from ._manipulation import reshape
-
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        return reshape(self, shape, copy=copy)
 
     # -- conversion ----------------------------------------------------------------------
     def _scalar(self, kind: type) -> Any:
@@ -287,13 +245,6 @@ class Tensor:
 
     def __hash__(self) -> int:
         return id(self)
-
-    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
-        import jaxtensor
-
-        if api_version not in (None, "2025.12", "2024.12", "2023.12", "2022.12", "2021.12"):
-            raise ValueError(f"unsupported Array API version {api_version!r}")
-        return jaxtensor
 
 
 def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:

@@ -118,21 +118,3 @@ def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = N
         return f
 
     return _args.wrap(_kernels.call(("diff", ax, n, dt, pre, app), build, *vals), x)
-
-
-def _install_methods() -> None:
-    def all_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-                   dim: Any = None, keepdim: bool = False) -> Tensor:
-        """Method form of :func:`jaxtensor.all` (``dim`` = ``axis``)."""
-        return all(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
-
-    def any_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-                   dim: Any = None, keepdim: bool = False) -> Tensor:
-        """Method form of :func:`jaxtensor.any` (``dim`` = ``axis``)."""
-        return any(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
-
-    Tensor.all = all_method
-    Tensor.any = any_method
-
-
-_install_methods()

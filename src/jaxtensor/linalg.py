@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _args, _dtypes, _kernels
 from ._linear_algebra import matmul, tensordot, vecdot
-from ._manipulation import matrix_transpose
+from ._manipulation import broadcast_shapes, matrix_transpose
 from ._statistical import accumulation_dtype
 from ._tensor import Tensor
 
@@ -171,8 +171,6 @@ def cross(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
         raise ValueError(
             f"linalg.cross(): the axis must have size 3, got {a.shape[ax]} and {b.shape[ax]}"
         )
-    from ._manipulation import broadcast_shapes
-
     broadcast_shapes(tuple(np.delete(np.array(a.shape, dtype=object), ax)),
                      tuple(np.delete(np.array(b.shape, dtype=object), ax)))
 
@@ -492,8 +490,6 @@ def solve(x1: Tensor, x2: Tensor, /) -> Tensor:
                 f"linalg.solve(): x2 of shape {tuple(b.shape)} does not fit x1 of shape "
                 f"{tuple(a.shape)}"
             )
-        from ._manipulation import broadcast_shapes
-
         broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
         vec = False
 

@@ -1,0 +1,526 @@
+"""Every Tensor method and operator that is a namespace function: one table, bound once.
+
+:class:`~jaxtensor._tensor.Tensor`'s class body holds only what needs nothing but its
+storage and view (shape, dtype, conversions, ``T``). Everything else, from ``x + y`` and
+``x[k] = v`` to ``x.sum(dim=0)``, is listed in :data:`METHODS` (name → function), and bound
+onto the class when this module is imported: ``jaxtensor/__init__.py`` imports it once,
+after the namespace modules it draws on. To find where ``Tensor.sum`` or ``__add__`` lives,
+read its row here.
+
+A row is the namespace function itself where the method has the same signature, else a
+*method form* defined below: PyTorch's spellings (``dim=``, ``keepdim=``, ``x.permute(1,
+0)``) mapped onto the standard function. Operators are the element-wise functions behind the
+element-wise module's per-signature fast path (:func:`forward`, :func:`reflected`), and the
+in-place operators write back through the storage (:func:`inplace`).
+
+>>> import jaxtensor as jt
+>>> x = jt.asarray([[1.0, 2.0], [3.0, 4.0]])
+>>> x.sum(dim=0).tolist(), (2 * x - 1).tolist()
+([4.0, 6.0], [[1.0, 3.0], [5.0, 7.0]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import _elementwise as ew
+from . import _indexing, _view
+from ._creation import _dlpack, _dlpack_device, _to_device
+from ._data_type_functions import astype as _astype
+from ._index_select import index_select as _index_select
+from ._indexing_functions import (
+    _index_add_inplace,
+    _index_put_inplace,
+    _scatter_inplace,
+    gather,
+    index_add,
+    index_put,
+    scatter,
+    scatter_reduce,
+    take_along_axis,
+)
+from ._linear_algebra import matmul
+from ._manipulation import (
+    _axis,
+    _resolve_shape,
+    flip,
+    moveaxis,
+    permute_dims,
+    reshape,
+    roll,
+    squeeze,
+)
+from ._searching import argmax, argmin
+from ._sorting import argsort
+from ._statistical import (
+    _sum_all,
+    cumulative_prod,
+    cumulative_sum,
+    max,
+    mean,
+    min,
+    prod,
+    std,
+    sum,
+    var,
+)
+from ._tensor import Tensor, new_tensor
+from ._utility import all, any
+
+# -- operators --------------------------------------------------------------------------------
+_SCALARS = (Tensor, bool, int, float, complex)
+
+# element-wise functions that are one ``binary`` call, with no checks of their own before it
+_FAST = frozenset({
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow", "equal",
+    "not_equal", "less", "less_equal", "greater", "greater_equal",
+})
+
+
+def _fast(fn: Callable, slow: Callable, reflected: bool) -> Callable:
+    """``slow`` behind the element-wise module's per-signature fast path, when ``fn`` is one
+    of its ``binary`` functions (its ``__name__`` is then the name ``binary`` records)."""
+    if fn.__name__ not in _FAST or getattr(ew, fn.__name__) is not fn:
+        return slow
+    return ew.fast_operator(fn.__name__, slow, reflected=reflected)
+
+
+def forward(fn: Callable) -> Callable:
+    """``x.__op__(y)``: ``fn(x, y)``, or ``NotImplemented`` for an operand it does not know."""
+    def op(self: Tensor, other: Any) -> Any:
+        try:
+            return fn(self, other)
+        except TypeError:
+            if not isinstance(other, _SCALARS):
+                return NotImplemented
+            raise
+
+    return _fast(fn, op, reflected=False)
+
+
+def reflected(fn: Callable) -> Callable:
+    """``x.__rop__(y)``: ``fn(y, x)``, or ``NotImplemented`` for an operand it does not know."""
+    def op(self: Tensor, other: Any) -> Any:
+        try:
+            return fn(other, self)
+        except TypeError:
+            if not isinstance(other, _SCALARS):
+                return NotImplemented
+            raise
+
+    return _fast(fn, op, reflected=True)
+
+
+def inplace(fn: Callable, name: str) -> Callable:
+    """``x.__iop__(y)``: ``fn(x, y)`` written back into ``x`` through its storage."""
+    def op(self: Tensor, other: Any) -> Tensor:
+        result = fn(self, other)
+        if result.shape != self.shape:
+            raise ValueError(
+                f"in-place {name}: the result has shape {result.shape}, which does not fit the "
+                f"left operand's shape {self.shape}"
+            )
+        self._assign(result._value())
+        return self
+
+    return op
+
+
+# -- shape and dtype --------------------------------------------------------------------------
+def _shape_args(args: tuple) -> tuple:
+    """``f(2, 3)`` and ``f((2, 3))`` alike."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return args
+
+
+def view_method(self: Tensor, *shape: Any) -> Tensor:
+    """A view with a new shape (PyTorch's ``Tensor.view``); raises if a copy is needed."""
+    if not shape:  # view(): the same shape (view(()) is a reshape to 0-D, below)
+        return self._derive(_view.compose_axes(self._view, self.shape, list(range(self.ndim))))
+    new = _resolve_shape(self.shape, _shape_args(shape))
+    v = _view.compose_reshape(self._view, self.shape, new)
+    if v is None:
+        raise ValueError(
+            f"cannot view a Tensor of shape {self.shape} with these strides as shape {new} "
+            "without copying; use reshape() (which copies) instead"
+        )
+    return self._derive(v)
+
+
+def reshape_method(self: Tensor, *shape: Any, copy: bool | None = None) -> Tensor:
+    """``reshape(self, shape)``: a view when NumPy would return one, else a copy."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return reshape(self, shape, copy=copy)
+
+
+def astype_method(self: Tensor, dtype: Any, /, *, copy: bool = True,
+                  device: Any = None) -> Tensor:
+    """``jaxtensor.astype(self, dtype)``: a Tensor of ``dtype`` (a copy unless ``copy=False``
+    and nothing changes)."""
+    return _astype(self, dtype, copy=copy, device=device)
+
+
+def transpose_method(self: Tensor, *axes: Any) -> Tensor:
+    """A view with permuted axes: NumPy's ``x.transpose(*axes)`` (no axes: reverse
+    them); two axes on a Tensor that is not 2-D swap them, as PyTorch's does."""
+    axes = _shape_args(axes)
+    if not axes:
+        return permute_dims(self, tuple(range(self.ndim))[::-1])
+    if len(axes) == 2 and self.ndim != 2:
+        return swapaxes_method(self, *axes)
+    return permute_dims(self, axes)
+
+
+def permute_method(self: Tensor, *dims: Any) -> Tensor:
+    """PyTorch's ``x.permute(*dims)``: :func:`jaxtensor.permute_dims` (a view)."""
+    return permute_dims(self, _shape_args(dims))
+
+
+def swapaxes_method(self: Tensor, axis1: int, axis2: int) -> Tensor:
+    """A view with two axes exchanged (NumPy's ``swapaxes``, PyTorch's
+    ``transpose(dim0, dim1)``)."""
+    order = list(range(self.ndim))
+    a, b = _axis(axis1, self.ndim), _axis(axis2, self.ndim)
+    order[a], order[b] = order[b], order[a]
+    return permute_dims(self, tuple(order))
+
+
+def squeeze_method(self: Tensor, axis: Any = None, *, dim: Any = None) -> Tensor:
+    """A view without size-1 axes (``axis=None``: all of them)."""
+    axis = dim if axis is None else axis
+    if axis is None:
+        axis = tuple(i for i, n in enumerate(self.shape) if n == 1)
+    return squeeze(self, axis)
+
+
+def flatten_method(self: Tensor) -> Tensor:
+    """A 1-D copy (NumPy's ``flatten``); ``ravel()`` returns a view when it can."""
+    return reshape(self, (-1,), copy=True)
+
+
+def ravel_method(self: Tensor) -> Tensor:
+    """1-D: a view wherever ``reshape(-1)`` gives one, else a copy.
+
+    This is NumPy's ``reshape`` rule: NumPy's ``ravel`` copies some strided inputs that
+    it could view (``x[:, ::2].ravel()`` of a C-contiguous ``x`` with an even number of
+    columns)."""
+    return reshape(self, (-1,))
+
+
+def flip_method(self: Tensor, axis: Any = None, *, dims: Any = None) -> Tensor:
+    """A reversed view: :func:`jaxtensor.flip` (``dims`` is PyTorch's name)."""
+    return flip(self, axis=dims if axis is None else axis)
+
+
+def roll_method(self: Tensor, shift: Any, axis: Any = None, *, dims: Any = None) -> Tensor:
+    """:func:`jaxtensor.roll` (a new Tensor; ``dims`` is PyTorch's name)."""
+    return roll(self, shift, axis=dims if axis is None else axis)
+
+
+def moveaxis_method(self: Tensor, source: Any, destination: Any) -> Tensor:
+    """:func:`jaxtensor.moveaxis` (a view)."""
+    return moveaxis(self, source, destination)
+
+
+# -- reductions, scans, sorting ---------------------------------------------------------------
+def _axis_arg(axis: Any, dim: Any) -> Any:
+    return dim if axis is None and dim is not None else axis
+
+
+def _reduction(fn: Callable, with_dtype: bool = False, with_correction: bool = False) -> Any:
+    """The method form of the reduction ``fn``: positional ``axis``, PyTorch's ``dim`` and
+    ``keepdim`` (and NumPy's ``ddof`` for ``var``/``std``)."""
+    if with_dtype:
+        def m(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+              *, dim: Any = None, keepdim: bool = False) -> Tensor:
+            return fn(self, axis=_axis_arg(axis, dim), dtype=dtype, keepdims=keepdims or keepdim)
+    elif with_correction:
+        def m(self: Tensor, axis: Any = None, correction: Any = 0.0,
+              keepdims: bool = False, *, dim: Any = None, keepdim: bool = False,
+              ddof: Any = None) -> Tensor:
+            return fn(self, axis=_axis_arg(axis, dim),
+                      correction=correction if ddof is None else ddof,
+                      keepdims=keepdims or keepdim)
+    else:
+        def m(self: Tensor, axis: Any = None, keepdims: bool = False, *,
+              dim: Any = None, keepdim: bool = False) -> Tensor:
+            return fn(self, axis=_axis_arg(axis, dim), keepdims=keepdims or keepdim)
+    m.__name__, m.__qualname__ = fn.__name__, f"Tensor.{fn.__name__}"
+    m.__doc__ = f"Method form of :func:`jaxtensor.{fn.__name__}` (``dim`` = ``axis``)."
+    return m
+
+
+_sum = _reduction(sum, with_dtype=True)
+
+
+def sum_method(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+               *, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Method form of :func:`jaxtensor.sum` (``dim`` = ``axis``)."""
+    if axis is None and dtype is None and dim is None and not (keepdims or keepdim):
+        # sum()'s fast path inlined: a call layer is a measurable part of a small x.sum()
+        v = self._value()
+        fn = _sum_all.get(v.dtype)
+        if fn is not None:
+            out = fn(v)
+            if out is not v:
+                return new_tensor(out)
+    return _sum(self, axis, dtype, keepdims, dim=dim, keepdim=keepdim)
+
+
+def cumsum_method(self: Tensor, axis: Any = None, dtype: Any = None, *,
+                  dim: Any = None) -> Tensor:
+    """``cumulative_sum`` (NumPy's ``cumsum``: ``axis=None`` flattens first)."""
+    ax = _axis_arg(axis, dim)
+    x = self if ax is not None or self.ndim <= 1 else self.reshape(-1)
+    return cumulative_sum(x, axis=ax, dtype=dtype)
+
+
+def cumprod_method(self: Tensor, axis: Any = None, dtype: Any = None, *,
+                   dim: Any = None) -> Tensor:
+    """``cumulative_prod`` (NumPy's ``cumprod``: ``axis=None`` flattens first)."""
+    ax = _axis_arg(axis, dim)
+    x = self if ax is not None or self.ndim <= 1 else self.reshape(-1)
+    return cumulative_prod(x, axis=ax, dtype=dtype)
+
+
+def all_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
+               dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Method form of :func:`jaxtensor.all` (``dim`` = ``axis``)."""
+    return all(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
+
+
+def any_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
+               dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Method form of :func:`jaxtensor.any` (``dim`` = ``axis``)."""
+    return any(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
+
+
+def argsort_method(self: Tensor, axis: int = -1, descending: bool = False,
+                   stable: bool = True, *, dim: int | None = None) -> Tensor:
+    """``argsort(self, axis=..., descending=..., stable=...)`` (``dim`` is PyTorch's
+    name for ``axis``)."""
+    return argsort(self, axis=axis if dim is None else dim, descending=descending,
+                   stable=stable)
+
+
+# -- indexing functions -----------------------------------------------------------------------
+def index_select_method(self: Tensor, dim: int, index: Any, *,
+                        tile_shape: Sequence[int] | None = None) -> Tensor:
+    """Method form of :func:`jaxtensor.index_select`.
+
+    >>> import jaxtensor as jt
+    >>> jt.arange(6).reshape(2, 3).index_select(1, jt.asarray([2, 0])).tolist()
+    [[2, 0], [5, 3]]
+    """
+    return _index_select(self, dim, index, tile_shape=tile_shape)
+
+
+def gather_method(self: Tensor, dim: int, index: Any) -> Tensor:
+    """Method form of :func:`jaxtensor.gather`."""
+    return gather(self, dim, index)
+
+
+def scatter_method(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
+                   reduce: str | None = None) -> Tensor:
+    """Method form of :func:`jaxtensor.scatter` (``value=`` as PyTorch's scalar form)."""
+    return scatter(self, dim, index, value if src is None else src, reduce=reduce)
+
+
+def scatter__method(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
+                    reduce: str | None = None) -> Tensor:
+    """In-place :func:`jaxtensor.scatter`: writes through the storage (views see it).
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros((2, 3)); row = x[1]
+    >>> _ = x.scatter_(1, jt.asarray([[0], [2]]), 4.0)
+    >>> row.tolist()
+    [0.0, 0.0, 4.0]
+    """
+    return _scatter_inplace("scatter_", self, dim, index, value if src is None else src, reduce)
+
+
+def scatter_add_method(self: Tensor, dim: int, index: Any, src: Any) -> Tensor:
+    """``torch.Tensor.scatter_add``: :func:`jaxtensor.scatter` with ``reduce="add"``."""
+    return scatter(self, dim, index, src, reduce="add")
+
+
+def scatter_add__method(self: Tensor, dim: int, index: Any, src: Any) -> Tensor:
+    """In-place ``scatter_add`` (repeated indices accumulate)."""
+    return _scatter_inplace("scatter_add_", self, dim, index, src, "add")
+
+
+def scatter_reduce_method(self: Tensor, dim: int, index: Any, src: Any, reduce: str, *,
+                          include_self: bool = True) -> Tensor:
+    """Method form of :func:`jaxtensor.scatter_reduce`."""
+    return scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+
+def scatter_reduce__method(self: Tensor, dim: int, index: Any, src: Any, reduce: str, *,
+                           include_self: bool = True) -> Tensor:
+    """In-place :func:`jaxtensor.scatter_reduce`."""
+    return _scatter_inplace("scatter_reduce_", self, dim, index, src, reduce, include_self)
+
+
+def index_put_method(self: Tensor, indices: Any, values: Any,
+                     accumulate: bool = False) -> Tensor:
+    """Method form of :func:`jaxtensor.index_put`."""
+    return index_put(self, indices, values, accumulate)
+
+
+def index_put__method(self: Tensor, indices: Any, values: Any,
+                      accumulate: bool = False) -> Tensor:
+    """In-place :func:`jaxtensor.index_put` through the storage (views see it).
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros(3)
+    >>> x.index_put_((jt.asarray([0, 0]),), jt.asarray([1.0, 2.0]), accumulate=True).tolist()
+    [3.0, 0.0, 0.0]
+    """
+    return _index_put_inplace(self, indices, values, accumulate)
+
+
+def index_add_method(self: Tensor, dim: int, index: Any, source: Any, *,
+                     alpha: Any = 1) -> Tensor:
+    """Method form of :func:`jaxtensor.index_add`."""
+    return index_add(self, dim, index, source, alpha=alpha)
+
+
+def index_add__method(self: Tensor, dim: int, index: Any, source: Any, *,
+                      alpha: Any = 1) -> Tensor:
+    """In-place :func:`jaxtensor.index_add` through the storage (views see it)."""
+    return _index_add_inplace(self, dim, index, source, alpha)
+
+
+def take_along_dim_method(self: Tensor, indices: Any, dim: int) -> Tensor:
+    """``torch.Tensor.take_along_dim``: :func:`jaxtensor.take_along_axis`."""
+    return take_along_axis(self, indices, axis=dim)
+
+
+# -- the namespace ----------------------------------------------------------------------------
+_API_VERSIONS = (None, "2025.12", "2024.12", "2023.12", "2022.12", "2021.12")
+
+
+def array_namespace_method(self: Tensor, *, api_version: str | None = None) -> Any:
+    """The Array API namespace: the ``jaxtensor`` module."""
+    # imported here, not at module level: the namespace is the package itself, which imports
+    # this module while it is being built (tests/test_import_graph.py lists this exception)
+    import jaxtensor
+
+    if api_version not in _API_VERSIONS:
+        raise ValueError(f"unsupported Array API version {api_version!r}")
+    return jaxtensor
+
+
+# -- the table --------------------------------------------------------------------------------
+METHODS: dict[str, Any] = {
+    # indexing (``_indexing``): a view, a gather, a write through the storage
+    "__getitem__": _indexing.getitem,
+    "__setitem__": _indexing.setitem,
+    # arithmetic: x op y, y op x, x op= y
+    "__add__": forward(ew.add), "__radd__": reflected(ew.add),
+    "__iadd__": inplace(ew.add, "add"),
+    "__sub__": forward(ew.subtract), "__rsub__": reflected(ew.subtract),
+    "__isub__": inplace(ew.subtract, "sub"),
+    "__mul__": forward(ew.multiply), "__rmul__": reflected(ew.multiply),
+    "__imul__": inplace(ew.multiply, "mul"),
+    "__truediv__": forward(ew.divide), "__rtruediv__": reflected(ew.divide),
+    "__itruediv__": inplace(ew.divide, "truediv"),
+    "__floordiv__": forward(ew.floor_divide), "__rfloordiv__": reflected(ew.floor_divide),
+    "__ifloordiv__": inplace(ew.floor_divide, "floordiv"),
+    "__mod__": forward(ew.remainder), "__rmod__": reflected(ew.remainder),
+    "__imod__": inplace(ew.remainder, "mod"),
+    "__pow__": forward(ew.pow), "__rpow__": reflected(ew.pow),
+    "__ipow__": inplace(ew.pow, "pow"),
+    "__matmul__": forward(matmul), "__rmatmul__": reflected(matmul),
+    "__imatmul__": inplace(matmul, "matmul"),
+    # bitwise
+    "__and__": forward(ew.bitwise_and), "__rand__": reflected(ew.bitwise_and),
+    "__iand__": inplace(ew.bitwise_and, "and"),
+    "__or__": forward(ew.bitwise_or), "__ror__": reflected(ew.bitwise_or),
+    "__ior__": inplace(ew.bitwise_or, "or"),
+    "__xor__": forward(ew.bitwise_xor), "__rxor__": reflected(ew.bitwise_xor),
+    "__ixor__": inplace(ew.bitwise_xor, "xor"),
+    "__lshift__": forward(ew.bitwise_left_shift),
+    "__rlshift__": reflected(ew.bitwise_left_shift),
+    "__ilshift__": inplace(ew.bitwise_left_shift, "lshift"),
+    "__rshift__": forward(ew.bitwise_right_shift),
+    "__rrshift__": reflected(ew.bitwise_right_shift),
+    "__irshift__": inplace(ew.bitwise_right_shift, "rshift"),
+    # comparisons
+    "__eq__": forward(ew.equal),
+    "__ne__": forward(ew.not_equal),
+    "__lt__": forward(ew.less),
+    "__le__": forward(ew.less_equal),
+    "__gt__": forward(ew.greater),
+    "__ge__": forward(ew.greater_equal),
+    # unary
+    "__neg__": ew.negative,
+    "__pos__": ew.positive,
+    "__abs__": ew.abs,
+    "__invert__": ew.bitwise_invert,
+    # data exchange, devices, the namespace (``_creation``)
+    "__dlpack__": _dlpack,
+    "__dlpack_device__": _dlpack_device,
+    "to_device": _to_device,
+    "__array_namespace__": array_namespace_method,
+    # dtype and complex parts
+    "astype": astype_method,
+    "real": property(ew.real, doc="The real part: a writeable view of a complex Tensor "
+                                  "(NumPy's ``x.real``)."),
+    "imag": property(ew.imag, doc="The imaginary part: a writeable view of a complex Tensor "
+                                  "(NumPy's ``x.imag``)."),
+    # shape: views where they can be
+    "view": view_method,
+    "reshape": reshape_method,
+    "transpose": transpose_method,
+    "permute": permute_method,
+    "swapaxes": swapaxes_method,
+    "squeeze": squeeze_method,
+    "flatten": flatten_method,
+    "ravel": ravel_method,
+    "flip": flip_method,
+    "roll": roll_method,
+    "moveaxis": moveaxis_method,
+    # reductions and scans (``dim``/``keepdim`` as PyTorch's)
+    "sum": sum_method,
+    "prod": _reduction(prod, with_dtype=True),
+    "mean": _reduction(mean),
+    "max": _reduction(max),
+    "min": _reduction(min),
+    "var": _reduction(var, with_correction=True),
+    "std": _reduction(std, with_correction=True),
+    "argmax": _reduction(argmax),
+    "argmin": _reduction(argmin),
+    "all": all_method,
+    "any": any_method,
+    "cumsum": cumsum_method,
+    "cumprod": cumprod_method,
+    "argsort": argsort_method,
+    # indexing functions (PyTorch's method forms; ``name_`` writes in place)
+    "index_select": index_select_method,
+    "gather": gather_method,
+    "scatter": scatter_method,
+    "scatter_": scatter__method,
+    "scatter_add": scatter_add_method,
+    "scatter_add_": scatter_add__method,
+    "scatter_reduce": scatter_reduce_method,
+    "scatter_reduce_": scatter_reduce__method,
+    "index_put": index_put_method,
+    "index_put_": index_put__method,
+    "index_add": index_add_method,
+    "index_add_": index_add__method,
+    "take_along_dim": take_along_dim_method,
+}
+
+
+def _bind() -> None:
+    for name, fn in METHODS.items():
+        if getattr(fn, "__name__", "").endswith("_method"):  # a method form: named as bound
+            fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
+        setattr(Tensor, name, fn)
+
+
+_bind()
