@@ -24,9 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from . import _elementwise as ew
 from . import _indexing, _view
-from ._creation import _dlpack, _dlpack_device, _to_device
+from ._creation import _dlpack, _dlpack_device, _to_device, asarray
 from ._data_type_functions import astype as _astype
 from ._index_select import index_select as _index_select
 from ._indexing_functions import (
@@ -403,6 +405,31 @@ def take_along_dim_method(self: Tensor, indices: Any, dim: int) -> Tensor:
 _API_VERSIONS = (None, "2025.12", "2024.12", "2023.12", "2022.12", "2021.12")
 
 
+# -- Python protocols ------------------------------------------------------------------------
+def contains(self: Tensor, value: Any) -> bool:
+    """``value in x``: whether some element equals ``value``, for any rank (as NumPy)."""
+    return bool(any(ew.equal(self, value)))
+
+
+def copy_method(self: Tensor) -> Tensor:
+    """``copy.copy(x)``: a new Tensor with its own storage holding ``x``'s values (NumPy's
+    ``copy.copy`` of an array copies its data; an alias would be ``x[...]``)."""
+    return asarray(self, copy=True)
+
+
+def deepcopy_method(self: Tensor, memo: dict) -> Tensor:
+    """``copy.deepcopy(x)``: as :func:`copy_method`."""
+    return asarray(self, copy=True)
+
+
+def reduce_method(self: Tensor) -> tuple:
+    """Pickling: a Tensor, or a view, pickles as a copy of its values (dtype kept); it
+    unpickles as a new base Tensor on the default device."""
+
+
+    return (asarray, (np.array(self._value()),))
+
+
 def array_namespace_method(self: Tensor, *, api_version: str | None = None) -> Any:
     """The Array API namespace: the ``jaxtensor`` module."""
     # imported here, not at module level: the namespace is the package itself, which imports
@@ -466,6 +493,10 @@ METHODS: dict[str, Any] = {
     "__dlpack_device__": _dlpack_device,
     "to_device": _to_device,
     "__array_namespace__": array_namespace_method,
+    "__contains__": contains,
+    "__copy__": copy_method,
+    "__deepcopy__": deepcopy_method,
+    "__reduce__": reduce_method,
     # dtype and complex parts
     "astype": astype_method,
     "real": property(ew.real, doc="The real part: a writeable view of a complex Tensor "

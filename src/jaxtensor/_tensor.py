@@ -173,11 +173,22 @@ class Tensor:
         return self._derive(_view.compose_axes(self._view, self.shape, order))
 
     # -- iteration (x[i] is _indexing.getitem, bound by _methods) -----------------------
-    def __iter__(self):
-        if not self.shape:
+    def __iter__(self) -> Any:
+        if not self.shape:  # (raised by iter() itself, so np.iterable(x) is False)
             raise TypeError("iteration over a 0-D Tensor")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, spec)``: a 0-D Tensor formats as the Python number it holds (as NumPy
+        scalars do); other Tensors take only the empty spec (``str(x)``)."""
+        if not spec:
+            return str(self)
+        if self.shape == ():
+            return format(self._scalar(object), spec)
+        raise TypeError(
+            f"unsupported format string {spec!r} passed to Tensor.__format__ for a Tensor of "
+            f"shape {self.shape}; format its elements (x.tolist()) or a 0-D Tensor"
+        )
 
     # -- conversion ----------------------------------------------------------------------
     def _scalar(self, kind: type) -> Any:
