@@ -27,7 +27,7 @@ def _cases():
 def test_copies_hold_the_values_and_own_their_storage(how):
     do = {"pickle": lambda t: pickle.loads(pickle.dumps(t)), "copy": copy.copy,
           "deepcopy": copy.deepcopy}[how]
-    for dt, a, key in _cases():
+    for _dt, a, key in _cases():
         base = jt.asarray(a)
         t = base[key]
         r = do(t)
