@@ -438,3 +438,21 @@ def test_clear_caches_empties_every_cache_and_results_stay_right() -> None:
     assert not any(len(c) for c in jt._cache.all_caches())
     x[1:3] = x[1:3] * 2.0
     assert x.tolist() == [0.0, 16.0, 32.0, 3.0, 4.0, 5.0]
+
+
+def test_element_wise_caches_are_bounded_registered_and_cleared() -> None:
+    from jaxtensor import _data_type_functions, _elementwise, _statistical
+
+    caches = (_fast_operators._by_signature, _elementwise._binary_kernels,
+              _statistical._sum_all, _data_type_functions._finfo_cache)
+    assert all(c in jt._cache.all_caches() for c in caches)
+    x = jt.asarray(np.array([1.0, 2.0], dtype=np.float32))
+    for _ in range(2):
+        assert (x + 1.0).tolist() == [2.0, 3.0]
+        assert float(x.sum()) == 3.0
+        assert jt.finfo(jt.float32).bits == 32
+    assert all(len(c) for c in caches)
+    jt.clear_caches()
+    assert not any(len(c) for c in caches)
+    assert (x + 1.0).tolist() == [2.0, 3.0]
+    assert float(x.sum()) == 3.0

@@ -64,7 +64,7 @@ def remember(name: str, x1: Any, x2: Any, a: Any, b: Any, dt: np.dtype,
 def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
                   reflected: bool = False) -> Callable[[Tensor, Any], Any]:
     """``Tensor.__op__`` (or ``__rop__``): the remembered kernel, else ``slow(self, other)``."""
-    fast = _by_signature
+    lookup = _by_signature.get
 
     if not reflected:
         def op(self: Tensor, other: Any) -> Any:
@@ -72,12 +72,12 @@ def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
             if t is Tensor:
                 a = self._value()
                 b = other._value()
-                entry = fast.get((name, a.dtype, b.dtype))
+                entry = lookup((name, a.dtype, b.dtype))
                 if entry is not None:
                     return new_tensor(entry[0](a, b))
             elif t is float or t is int:
                 a = self._value()
-                entry = fast.get((name, a.dtype, t))
+                entry = lookup((name, a.dtype, t))
                 if entry is not None and (entry[1] is None or entry[1] <= other <= entry[2]):
                     return new_tensor(entry[0](a, _scalar_arg(other, entry[3])))
             return slow(self, other)
@@ -86,7 +86,7 @@ def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
             t = other.__class__
             if t is float or t is int:
                 b = self._value()
-                entry = fast.get((name, t, b.dtype))
+                entry = lookup((name, t, b.dtype))
                 if entry is not None and (entry[1] is None or entry[1] <= other <= entry[2]):
                     return new_tensor(entry[0](_scalar_arg(other, entry[3]), b))
             return slow(self, other)
