@@ -10,6 +10,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from array_api_compat import is_array_api_obj
 
 from . import _dtypes
 from ._creation import asarray
@@ -21,10 +22,11 @@ _SCALARS = (bool, int, float, complex)
 
 
 def value(x: Any, name: str = "x") -> Any:
-    """The ``jax.Array`` (or tracer) behind a Tensor; other array-likes are converted."""
+    """The ``jax.Array`` (or tracer) behind a Tensor; another library's array is converted
+    (``asarray``); anything else raises ``TypeError``."""
     if isinstance(x, Tensor):
         return x._value()
-    if isinstance(x, (jax.Array, np.ndarray)) or hasattr(x, "__array_namespace__"):
+    if is_array_api_obj(x):  # NumPy, JAX, PyTorch, CuPy, ... or any __array_namespace__
         return asarray(x)._value()
     raise TypeError(
         f"{name} must be a jaxtensor Tensor, got {type(x).__name__}; "
