@@ -243,6 +243,9 @@ def _unary_function(name: str, kernel: Callable, category: str) -> Callable:
 def _named(function: Callable, name: str) -> Callable:
     function.__name__ = function.__qualname__ = name
     function.__doc__ = DOCS[name]
+    code = function.__code__  # named in tracebacks and profiles too
+    names = {"co_name": name, **({"co_qualname": name} if hasattr(code, "co_qualname") else {})}
+    function.__code__ = code.replace(**names)
     return function
 
 
