@@ -20,9 +20,6 @@ MODULES = {p.stem for p in PKG.glob("*.py")}
 LAZY_ALLOWED = {
     ("_methods", "__init__"): "Tensor.__array_namespace__ returns the package, which imports "
                               "_methods while it is being built",
-    # left for the split of _elementwise (issue 11, item 7), which rewrites these functions
-    ("_elementwise", "_creation"): "pending: the split of _elementwise",
-    ("_elementwise", "_view"): "pending: the split of _elementwise",
 }
 
 # The modules the Tensor class may build on: storage, views, kernels, dtypes, configuration.

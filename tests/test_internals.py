@@ -17,8 +17,7 @@ import pytest
 from jax import lax
 
 import jaxtensor as jt
-from jaxtensor import _constants, _jit_trace, _storage
-from jaxtensor import _elementwise as ew
+from jaxtensor import _constants, _fast_operators, _jit_trace, _storage
 
 
 def _state(f):
@@ -405,8 +404,8 @@ def test_repeated_calls_take_the_operator_fast_path() -> None:
         assert (x - y).tolist() == [-2.0, -2.0]
         assert (x - 1.25).tolist() == [-0.25, 0.75]
     f32 = np.dtype("float32")
-    assert ("subtract", f32, f32) in ew._fast
-    assert ("subtract", f32, float) in ew._fast
+    assert ("subtract", f32, f32) in _fast_operators._by_signature
+    assert ("subtract", f32, float) in _fast_operators._by_signature
     assert (1.25, f32) in _constants._arrays
 
 
@@ -456,3 +455,21 @@ def test_index_select_repeat_cache_keys_on_every_input_of_the_kernel_choice(monk
             assert s._repeat_key(x._value(), 0, i._value(), None) not in s._repeat
             got = jt.index_select(x, 0, i)  # chosen again under the new setting
             assert got.tolist() == np.arange(32.0).reshape(4, 8)[[0, 2]].tolist()
+
+
+def test_element_wise_caches_are_bounded_registered_and_cleared() -> None:
+    from jaxtensor import _data_type_functions, _elementwise, _statistical
+
+    caches = (_fast_operators._by_signature, _elementwise._binary_kernels,
+              _statistical._sum_all, _data_type_functions._finfo_cache)
+    assert all(c in jt._cache.all_caches() for c in caches)
+    x = jt.asarray(np.array([1.0, 2.0], dtype=np.float32))
+    for _ in range(2):
+        assert (x + 1.0).tolist() == [2.0, 3.0]
+        assert float(x.sum()) == 3.0
+        assert jt.finfo(jt.float32).bits == 32
+    assert all(len(c) for c in caches)
+    jt.clear_caches()
+    assert not any(len(c) for c in caches)
+    assert (x + 1.0).tolist() == [2.0, 3.0]
+    assert float(x.sum()) == 3.0

@@ -65,6 +65,15 @@ def test_asarray_foreign_objects():
     assert jt.asarray(j).to_jax() is j
 
 
+def test_namespace_functions_take_foreign_arrays():
+    t = torch.tensor([3.0, 1.0, 2.0])
+    assert jt.sum(t).item() == 6.0
+    assert jt.sort(t).tolist() == [1.0, 2.0, 3.0]
+    assert jt.add(jt.ones(3), t).tolist() == [4.0, 2.0, 3.0]
+    with pytest.raises(TypeError, match="must be a jaxtensor Tensor"):
+        jt.sum([1.0, 2.0])
+
+
 def test_asarray_device():
     x = jt.asarray([1, 2], device=DEV)
     assert x.device == DEV

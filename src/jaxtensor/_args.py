@@ -10,6 +10,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from array_api_compat import is_array_api_obj
 
 from . import _dtypes
 from ._creation import asarray
@@ -21,15 +22,27 @@ _SCALARS = (bool, int, float, complex)
 
 
 def value(x: Any, name: str = "x") -> Any:
-    """The ``jax.Array`` (or tracer) behind a Tensor; other array-likes are converted."""
+    """The ``jax.Array`` (or tracer) behind a Tensor; another library's array is converted
+    (``asarray``); anything else raises ``TypeError``."""
     if isinstance(x, Tensor):
         return x._value()
-    if isinstance(x, (jax.Array, np.ndarray)) or hasattr(x, "__array_namespace__"):
+    if is_array_api_obj(x):  # NumPy, JAX, PyTorch, CuPy, ... or any __array_namespace__
         return asarray(x)._value()
     raise TypeError(
         f"{name} must be a jaxtensor Tensor, got {type(x).__name__}; "
         "convert it with jaxtensor.asarray"
     )
+
+
+def as_value(x: Any) -> Any:
+    """The ``jax.Array`` (or tracer) behind a Tensor; a JAX array or tracer as it is; anything
+    else ``asarray`` takes (scalars, sequences, NumPy arrays, other libraries' arrays)
+    converted with it."""
+    if isinstance(x, Tensor):
+        return x._value()
+    if isinstance(x, (jax.Array, Tracer)):
+        return x
+    return asarray(x)._value()
 
 
 def wrap(val: Any, *inputs: Any) -> Tensor:
@@ -44,6 +57,8 @@ def wrap(val: Any, *inputs: Any) -> Tensor:
 
 
 def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:
+    """``axis`` as a non-negative int below ``ndim``: ``TypeError`` when it is no integer,
+    ``IndexError`` when it is out of range."""
     try:
         a = operator.index(axis)
     except TypeError:
@@ -53,20 +68,21 @@ def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     return a % ndim
 
 
-def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    """``None`` -> every axis; an int or a sequence of ints -> sorted, checked axes."""
-    if axis is None:
-        return tuple(range(ndim))
+def axes_in_order(axis: Any, ndim: int) -> tuple[int, ...]:
+    """An int or a sequence of ints -> checked, non-negative axes in the order given;
+    ``ValueError`` when one repeats."""
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     out = tuple(normalize_axis(a, ndim) for a in axes)
     if len(set(out)) != len(out):
         raise ValueError(f"repeated axis in {axis!r}")
-    return tuple(sorted(out))
+    return out
 
 
-def check_dtype(dt: np.dtype, kinds: str, fname: str, what: str) -> None:
-    if dt.kind not in kinds:
-        raise TypeError(f"{fname}() needs a Tensor of {what} dtype, got {dt}")
+def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """``None`` -> every axis; an int or a sequence of ints -> sorted, checked axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(sorted(axes_in_order(axis, ndim)))
 
 
 def scalar_or_value(x: Any, other_dtype: np.dtype) -> tuple[Any, np.dtype]:

@@ -10,7 +10,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _dtypes, _kernels
+from . import _cache, _dtypes, _kernels
 from ._tensor import Tensor
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -111,7 +111,7 @@ class iinfo_object:  # noqa: N801 - the standard's name
     dtype: np.dtype
 
 
-_finfo_cache: dict[np.dtype, finfo_object] = {}
+_finfo_cache = _cache.cache("finfo", 16)
 
 
 def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's name

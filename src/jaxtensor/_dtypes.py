@@ -158,10 +158,6 @@ def canonical(dt: np.dtype) -> np.dtype:
     return {int64: int32, uint64: uint32, float64: float32, complex128: complex64}[dt]
 
 
-def is_integer(dt: np.dtype) -> builtins.bool:
-    return dt.kind in "iu"
-
-
 class DType:
     """A public dtype constant (``jaxtensor.float32``, ...): the NumPy dtype it wraps in every
     respect (attributes, hash, equality with dtypes, scalar types and names, NumPy and JAX

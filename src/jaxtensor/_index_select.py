@@ -53,7 +53,7 @@ import numpy as np
 from jax import lax
 
 from . import _cache, _indexing, _kernels
-from ._creation import asarray
+from ._args import as_value
 from ._tensor import Tensor, new_tensor
 
 __all__ = ["index_select"]
@@ -70,15 +70,6 @@ dispatch: str = "auto"
 
 
 # -- argument checking (shared with _indexing_functions) -----------------------------------
-def as_value(x: Any, name: str = "x") -> Any:
-    """The jax value of a Tensor, or of any array-like (converted with ``asarray``)."""
-    if isinstance(x, Tensor):
-        return x._value()
-    if isinstance(x, (jax.Array, Tracer)):
-        return x
-    return asarray(x)._value()
-
-
 def check_dim(dim: Any, ndim: int, fname: str, name: str = "dim") -> int:
     """``dim`` as a non-negative int; ``IndexError`` when it is out of range."""
     try:
@@ -109,7 +100,7 @@ def index_value(index: Any, fname: str, name: str = "index", *, allow_bool: bool
         if v.size == 0 and v.dtype.kind == "f":
             v = v.astype(np.int64)
     elif hasattr(index, "__array_namespace__") or hasattr(index, "__dlpack__"):
-        v = as_value(index, name)
+        v = as_value(index)
     else:
         raise TypeError(
             f"{fname}(): {name} must be an integer Tensor or array, got {type(index).__name__}"

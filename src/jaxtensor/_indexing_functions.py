@@ -33,8 +33,8 @@ import numpy as np
 from jax import lax
 
 from . import _indexing, _kernels
+from ._args import as_value, wrap
 from ._index_select import (
-    as_value,
     check_bounds,
     check_dim,
     index_select,
@@ -59,15 +59,6 @@ __all__ = [
 Tracer = jax.core.Tracer
 
 
-def _wrap(val: Any, *inputs: Any) -> Tensor:
-    """A new Tensor owning ``val``, never sharing an input storage's buffer."""
-    for x in inputs:
-        if isinstance(x, Tensor) and val is x._storage.array:
-            val = jnp.array(val, copy=True)
-            break
-    return Tensor._wrap(val)
-
-
 def _fmt(shape: Sequence[int]) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
@@ -87,7 +78,7 @@ def _source(src: Any, dtype: np.dtype, fname: str, name: str = "src") -> Any:
         if isinstance(src, complex) and dtype.kind != "c":
             raise TypeError(f"{fname}(): cannot write a complex {name} into a {dtype} Tensor")
         return np.asarray(src, dtype=dtype)
-    v = as_value(src, name)
+    v = as_value(src)
     if np.dtype(v.dtype).kind == "c" and dtype.kind != "c":
         raise TypeError(
             f"{fname}(): cannot write a {np.dtype(v.dtype)} {name} into a {dtype} Tensor; "
@@ -152,7 +143,7 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("jt.take_along_axis", ax, neg, checked, n), build, xv, iv), x)
+    return wrap(_kernels.call(("jt.take_along_axis", ax, neg, checked, n), build, xv, iv), x)
 
 
 # -- gather / scatter (PyTorch dim-wise) --------------------------------------------------
@@ -218,7 +209,7 @@ def gather(x: Any, dim: int, index: Any) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("jt.gather", d, neg, checked, n, squeeze), build, xv, iv), x)
+    return wrap(_kernels.call(("jt.gather", d, neg, checked, n, squeeze), build, xv, iv), x)
 
 
 _REDUCE = {None: None, "add": "sum", "sum": "sum", "multiply": "prod", "prod": "prod",
@@ -376,7 +367,7 @@ def scatter_reduce(x: Any, dim: int, index: Any, src: Any, reduce: str | None, *
     val = _kernels.call(key, build, xv, sv, iv)
     if squeeze:
         val = val.reshape(())
-    return _wrap(val, x)
+    return wrap(val, x)
 
 
 def _scatter_inplace(fname: str, x: Tensor, dim: Any, index: Any, src: Any, reduce: Any,
@@ -434,7 +425,7 @@ def index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> Te
     xt = x if isinstance(x, Tensor) else Tensor._wrap(as_value(x))
     out = Tensor._wrap(xt._value())
     _index_put_inplace(out, indices, values, accumulate)
-    return _wrap(out._value(), xt)
+    return wrap(out._value(), xt)
 
 
 def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -> Tensor:
@@ -529,7 +520,7 @@ def index_add(x: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> T
         f = build()
         return lambda t, v, i, a: f(t, v, i, a)
 
-    return _wrap(_kernels.call(f_key, build2, xv, sv, iv, alpha), x)
+    return wrap(_kernels.call(f_key, build2, xv, sv, iv, alpha), x)
 
 
 def _index_add_inplace(x: Tensor, dim: Any, index: Any, source: Any, alpha: Any) -> Tensor:
@@ -598,7 +589,7 @@ def gather_nd(x: Any, index: Any) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("jt.gather_nd", k, neg, checked, shape), build, xv, iv), x)
+    return wrap(_kernels.call(("jt.gather_nd", k, neg, checked, shape), build, xv, iv), x)
 
 
 def scatter_nd_add(x: Any, index: Any, updates: Any) -> Tensor:
@@ -631,7 +622,7 @@ def scatter_nd_add(x: Any, index: Any, updates: Any) -> Tensor:
 
         return f
 
-    return _wrap(_kernels.call(("jt.scatter_nd_add", k, neg, checked, shape, want), build, xv, uv,
+    return wrap(_kernels.call(("jt.scatter_nd_add", k, neg, checked, shape, want), build, xv, uv,
                                iv), x)
 
 
@@ -642,6 +633,6 @@ def scatter_nd(index: Any, updates: Any, shape: Sequence[int]) -> Tensor:
     >>> jt.scatter_nd(jt.asarray([[1], [3], [1]]), jt.asarray([9.0, 10.0, 11.0]), [5]).tolist()
     [0.0, 20.0, 0.0, 10.0, 0.0]
     """
-    uv = as_value(updates, "updates")
+    uv = as_value(updates)
     shape = tuple(operator.index(s) for s in shape)
     return scatter_nd_add(Tensor._wrap(jnp.zeros(shape, uv.dtype)), index, uv)

@@ -35,19 +35,6 @@ __all__ = [
 ]
 
 
-def _axis(axis: Any, ndim: int, name: str = "axis") -> int:
-    a = operator.index(axis)
-    if not -ndim <= a < ndim:
-        raise IndexError(f"{name} {a} is out of bounds for a Tensor of dimension {ndim}")
-    return a % ndim
-
-
-def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
-    out = tuple(_axis(a, ndim) for a in axes)
-    if len(set(out)) != len(out):
-        raise ValueError(f"repeated axis in {axis!r}")
-    return out
 
 
 def _resolve_shape(old: tuple[int, ...], shape: Any) -> tuple[int, ...]:
@@ -83,14 +70,12 @@ def reshape(x: Tensor, /, shape: Any, *, copy: bool | None = None) -> Tensor:
                 f"be reshaped to {new} without copying"
             )
     val = _kernels.call(("reshape", new), lambda: lambda a: jnp.reshape(a, new), x._value())
-    if val is x._storage.array:
-        val = jnp.array(val, copy=True)
-    return Tensor._wrap(val)
+    return _args.wrap(val, x)
 
 
 def permute_dims(x: Tensor, /, axes: tuple[int, ...]) -> Tensor:
     n = x.ndim
-    axes = tuple(_axis(a, n) for a in axes)
+    axes = tuple(_args.normalize_axis(a, n) for a in axes)
     if sorted(axes) != list(range(n)):
         raise ValueError(f"axes {axes} are not a permutation of the {n} dimensions")
     return x._derive(_view.compose_axes(x._view, x.shape, list(axes)))
@@ -102,7 +87,7 @@ def matrix_transpose(x: Tensor, /) -> Tensor:
 
 def moveaxis(x: Tensor, source: Any, destination: Any, /) -> Tensor:
     n = x.ndim
-    src, dst = _axes(source, n), _axes(destination, n)
+    src, dst = _args.axes_in_order(source, n), _args.axes_in_order(destination, n)
     if len(src) != len(dst):
         raise ValueError("moveaxis: source and destination must have the same number of axes")
     order = [a for a in range(n) if a not in src]
@@ -113,7 +98,7 @@ def moveaxis(x: Tensor, source: Any, destination: Any, /) -> Tensor:
 
 def expand_dims(x: Tensor, /, axis: Any = 0) -> Tensor:
     n = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
-    axes = _axes(axis, n)
+    axes = _args.axes_in_order(axis, n)
     order: list[int] = []
     it = iter(range(x.ndim))
     for a in range(n):
@@ -122,7 +107,7 @@ def expand_dims(x: Tensor, /, axis: Any = 0) -> Tensor:
 
 
 def squeeze(x: Tensor, /, axis: Any) -> Tensor:
-    axes = _axes(axis, x.ndim)
+    axes = _args.axes_in_order(axis, x.ndim)
     for a in axes:
         if x.shape[a] != 1:
             raise ValueError(
@@ -133,7 +118,7 @@ def squeeze(x: Tensor, /, axis: Any) -> Tensor:
 
 
 def flip(x: Tensor, /, *, axis: Any = None) -> Tensor:
-    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
+    axes = range(x.ndim) if axis is None else _args.axes_in_order(axis, x.ndim)
     key = tuple(slice(None, None, -1) if a in axes else slice(None) for a in range(x.ndim))
     return x[key]
 

@@ -28,8 +28,10 @@ import numpy as np
 
 from . import _elementwise as ew
 from . import _indexing, _view
+from ._args import normalize_axis
 from ._creation import _dlpack, _dlpack_device, _to_device, asarray
 from ._data_type_functions import astype as _astype
+from ._fast_operators import fast_operator
 from ._index_select import index_select as _index_select
 from ._indexing_functions import (
     _index_add_inplace,
@@ -44,7 +46,6 @@ from ._indexing_functions import (
 )
 from ._linear_algebra import matmul
 from ._manipulation import (
-    _axis,
     _resolve_shape,
     flip,
     moveaxis,
@@ -85,7 +86,7 @@ def _fast(fn: Callable, slow: Callable, reflected: bool) -> Callable:
     of its ``binary`` functions (its ``__name__`` is then the name ``binary`` records)."""
     if fn.__name__ not in _FAST or getattr(ew, fn.__name__) is not fn:
         return slow
-    return ew.fast_operator(fn.__name__, slow, reflected=reflected)
+    return fast_operator(fn.__name__, slow, reflected=reflected)
 
 
 def forward(fn: Callable) -> Callable:
@@ -185,7 +186,7 @@ def swapaxes_method(self: Tensor, axis1: int, axis2: int) -> Tensor:
     """A view with two axes exchanged (NumPy's ``swapaxes``, PyTorch's
     ``transpose(dim0, dim1)``)."""
     order = list(range(self.ndim))
-    a, b = _axis(axis1, self.ndim), _axis(axis2, self.ndim)
+    a, b = normalize_axis(axis1, self.ndim), normalize_axis(axis2, self.ndim)
     order[a], order[b] = order[b], order[a]
     return permute_dims(self, tuple(order))
 

@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels
+from . import _args, _cache, _dtypes, _kernels
 from ._tensor import Tensor, new_tensor
 
 __all__ = [
@@ -74,7 +74,8 @@ def _prod(a: Any, axes: tuple, keep: bool) -> Any:
     return jnp.prod(a, axis=axes, keepdims=keep, dtype=a.dtype)
 
 
-_sum_all: dict[np.dtype, Any] = {}
+#: dtype -> the compiled sum of all elements (``x.sum()``); the dtype fixes the accumulation.
+_sum_all = _cache.cache("sum-all kernels", 64)
 
 
 def _sum_all_kernel(dt: np.dtype) -> Any:

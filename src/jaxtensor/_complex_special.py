@@ -1,0 +1,327 @@
+"""Complex kernels of the element-wise functions, with the special values of C99 Annex G.
+
+``jax.numpy`` computes complex functions by their textbook formulas, which give NaN (or a
+wrong sign of zero) where the standard, following C99 Annex G, asks for an infinity, a
+signed zero or a NaN with a defined companion part (``exp(-inf + 1j)``, ``sqrt(-0 + 0j)``,
+``(inf + 0j) * (1 + 1j)``, ...). Each function here takes complex arrays only (the caller,
+``_elementwise_kernels.real_or_complex``, picks it while tracing) and corrects those cases
+with ``jnp.where``; elsewhere it keeps ``jax.numpy``'s result. Names are C99's
+(``cexp``, ``csqrt``, ...). The trigonometric functions follow from the hyperbolic ones
+(``sin(z) = -i sinh(iz)``), as C99 defines them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+
+def _cplx(re: Any, im: Any) -> Any:
+    return lax.complex(re, im)
+
+
+def _ones(a: Any) -> Any:
+    return jnp.ones_like(a)
+
+
+def _mul_i(a: Any) -> Any:
+    return _cplx(-jnp.imag(a), jnp.real(a))
+
+
+def _mul_neg_i(a: Any) -> Any:
+    return _cplx(jnp.imag(a), -jnp.real(a))
+
+
+# -- arithmetic ---------------------------------------------------------------------------
+def cabs(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    return jnp.where(jnp.isinf(re) | jnp.isinf(im), jnp.inf, jnp.hypot(re, im))
+
+
+def cmul(p: Any, q: Any) -> Any:
+    # C99 Annex G: (a+bi)(c+di) with infinities recovered when the naive formula gives NaN.
+    a, b, c, d = jnp.real(p), jnp.imag(p), jnp.real(q), jnp.imag(q)
+    ac, bd, ad, bc = a * c, b * d, a * d, b * c
+    re, im = ac - bd, ad + bc
+    both_nan = jnp.isnan(re) & jnp.isnan(im)
+    inf_ab = jnp.isinf(a) | jnp.isinf(b)
+    inf_cd = jnp.isinf(c) | jnp.isinf(d)
+
+    def box(v: Any, cond: Any) -> Any:
+        return jnp.where(cond, jnp.copysign(jnp.where(jnp.isinf(v), 1.0, 0.0).astype(v.dtype), v), v)
+
+    def unnan(v: Any) -> Any:
+        return jnp.where(jnp.isnan(v), jnp.copysign(jnp.zeros_like(v), v), v)
+
+    a2, b2 = box(a, inf_ab), box(b, inf_ab)
+    c2 = jnp.where(inf_ab, unnan(c), c)
+    d2 = jnp.where(inf_ab, unnan(d), d)
+    c2, d2 = box(c2, inf_cd), box(d2, inf_cd)
+    a2 = jnp.where(inf_cd, unnan(a2), a2)
+    b2 = jnp.where(inf_cd, unnan(b2), b2)
+    recalc = both_nan & (inf_ab | inf_cd)
+    inf = jnp.array(jnp.inf, re.dtype)
+    re = jnp.where(recalc, inf * (a2 * c2 - b2 * d2), re)
+    im = jnp.where(recalc, inf * (a2 * d2 + b2 * c2), im)
+    return _cplx(re, im)
+
+
+def csign(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    mag = cabs(a)
+    nan = jnp.isnan(re) | jnp.isnan(im)
+    zero = (re == 0) & (im == 0)
+    r = a / mag.astype(a.dtype)
+    r = jnp.where(zero, jnp.zeros_like(a), r)
+    return jnp.where(nan, _cplx(jnp.full_like(re, jnp.nan), jnp.full_like(re, jnp.nan)), r)
+
+
+def cround(a: Any) -> Any:
+    return _cplx(jnp.round(jnp.real(a)), jnp.round(jnp.imag(a)))
+
+
+# -- exponentials and logarithms ----------------------------------------------------------
+def cexp(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    r = jnp.exp(a)
+    nan = jnp.full_like(re, jnp.nan)
+    zero_im = im == 0
+    # exp(x + 0j) is exactly real (keeps +0 imaginary, exp(+inf+0j) = inf+0j)
+    r = jnp.where(zero_im & ~jnp.isnan(re), _cplx(jnp.exp(re), im), r)
+    bad_im = ~jnp.isfinite(im)
+    # +inf + (inf|nan)j -> +-inf + nan j ; -inf + (inf|nan)j -> +-0 +- 0j
+    r = jnp.where((re == jnp.inf) & bad_im, _cplx(jnp.full_like(re, jnp.inf), nan), r)
+    r = jnp.where((re == -jnp.inf) & bad_im, _cplx(jnp.zeros_like(re), jnp.zeros_like(re)), r)
+    r = jnp.where(jnp.isfinite(re) & bad_im, _cplx(nan, nan), r)
+    r = jnp.where(jnp.isnan(re) & ~zero_im, _cplx(nan, nan), r)
+    r = jnp.where(jnp.isnan(re) & zero_im, _cplx(nan, im), r)
+    # -inf + yj with y finite -> +0 * cis(y)
+    r = jnp.where((re == -jnp.inf) & jnp.isfinite(im),
+                  _cplx(0.0 * jnp.cos(im), 0.0 * jnp.sin(im)), r)
+    # +inf + yj with y finite nonzero -> inf * cis(y)
+    r = jnp.where((re == jnp.inf) & jnp.isfinite(im) & ~zero_im,
+                  _cplx(jnp.inf * jnp.cos(im), jnp.inf * jnp.sin(im)), r)
+    return r
+
+
+def cexpm1(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    e = cexp(a)
+    r = jnp.expm1(a)
+    # away from the origin exp(x) - 1 is accurate; use it for non-finite parts
+    nonfinite = ~jnp.isfinite(re) | ~jnp.isfinite(im)
+    r = jnp.where(nonfinite, _cplx(jnp.real(e) - 1, jnp.imag(e)), r)
+    # expm1(+-0 + 0j) is +0 + 0j (the imaginary zero keeps its sign)
+    r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), im), r)
+    r = jnp.where((re == jnp.inf) & (im == 0), _cplx(re, im), r)
+    return r
+
+
+def clog(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    return _cplx(jnp.log(cabs(a)), jnp.arctan2(im, re))
+
+
+def clog1p(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    r = jnp.log1p(a)
+    big = ~jnp.isfinite(re) | ~jnp.isfinite(im)
+    return jnp.where(big, clog(_cplx(re + 1, im)), r)
+
+
+def clog2(a: Any) -> Any:
+    return clog(a) / np.log(2).astype(a.real.dtype)
+
+
+def clog10(a: Any) -> Any:
+    return clog(a) / np.log(10).astype(a.real.dtype)
+
+
+def csqrt(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    r = jnp.sqrt(a)
+    inf = jnp.full_like(re, jnp.inf)
+    nan = jnp.full_like(re, jnp.nan)
+    r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), im), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isfinite(im) ,
+                  _cplx(jnp.zeros_like(re), jnp.copysign(inf, im)), r)
+    r = jnp.where((re == jnp.inf) & jnp.isfinite(im), _cplx(inf, jnp.copysign(jnp.zeros_like(re), im)), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isnan(im), _cplx(nan, inf), r)
+    r = jnp.where((re == jnp.inf) & jnp.isnan(im), _cplx(inf, nan), r)
+    r = jnp.where(jnp.isnan(re) & ~jnp.isinf(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isfinite(re) & jnp.isnan(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isinf(im), _cplx(inf, im), r)
+    return r
+
+
+# -- hyperbolic and trigonometric ---------------------------------------------------------
+def csinh(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    # sinh(a + bi) = sinh(a)cos(b) + i cosh(a)sin(b), with the C99 special values
+    s = _cplx(jnp.sinh(re) * jnp.cos(im), jnp.cosh(re) * jnp.sin(im))
+    s = jnp.where(im == 0, _cplx(jnp.sinh(re), im), s)
+    s = jnp.where(re == 0, _cplx(re, jnp.sin(im)), s)
+    nan = jnp.full_like(re, jnp.nan)
+    # re = +-0, im infinite or NaN -> +-0 + NaN j (sign unspecified)
+    s = jnp.where((re == 0) & ~jnp.isfinite(im), _cplx(re, nan), s)
+    # re infinite, im = 0 -> re + 0j ; re infinite, im infinite/NaN -> +-inf + NaN j
+    s = jnp.where(jnp.isinf(re) & ~jnp.isfinite(im), _cplx(re, nan), s)
+    s = jnp.where(jnp.isinf(re) & (im == 0), _cplx(re, im), s)
+    # re infinite, im finite nonzero -> inf * cis(im)
+    s = jnp.where(jnp.isinf(re) & jnp.isfinite(im) & (im != 0),
+                  _cplx(re * jnp.cos(im), jnp.inf * jnp.sin(im)), s)
+    # NaN re
+    s = jnp.where(jnp.isnan(re) & (im != 0), _cplx(nan, nan), s)
+    s = jnp.where(jnp.isnan(re) & (im == 0), _cplx(nan, im), s)
+    # finite nonzero re, im inf/NaN -> NaN + NaN j
+    s = jnp.where(jnp.isfinite(re) & (re != 0) & ~jnp.isfinite(im), _cplx(nan, nan), s)
+    return s
+
+
+def ccosh(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    c = _cplx(jnp.cosh(re) * jnp.cos(im), jnp.sinh(re) * jnp.sin(im))
+    c = jnp.where(im == 0, _cplx(jnp.cosh(re), jnp.sinh(re) * im), c)
+    c = jnp.where(re == 0, _cplx(jnp.cos(im), re * jnp.sin(im)), c)
+    nan = jnp.full_like(re, jnp.nan)
+    inf = jnp.full_like(re, jnp.inf)
+    zero = jnp.zeros_like(re)
+    c = jnp.where((re == 0) & ~jnp.isfinite(im), _cplx(nan, zero), c)
+    c = jnp.where(jnp.isinf(re) & (im == 0), _cplx(inf, jnp.copysign(zero, re) * jnp.copysign(jnp.ones_like(re), im)), c)
+    c = jnp.where(jnp.isinf(re) & jnp.isfinite(im) & (im != 0),
+                  _cplx(inf * jnp.cos(im), re * jnp.sin(im)), c)
+    c = jnp.where(jnp.isinf(re) & ~jnp.isfinite(im), _cplx(inf, nan), c)
+    c = jnp.where(jnp.isnan(re) & (im == 0), _cplx(nan, im), c)
+    c = jnp.where(jnp.isnan(re) & (im != 0), _cplx(nan, nan), c)
+    c = jnp.where(jnp.isfinite(re) & (re != 0) & ~jnp.isfinite(im), _cplx(nan, nan), c)
+    return c
+
+
+def ctanh(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    t = jnp.tanh(a)
+    nan = jnp.full_like(re, jnp.nan)
+    zero = jnp.zeros_like(re)
+    one = jnp.ones_like(re)
+    t = jnp.where(im == 0, _cplx(jnp.tanh(re), im), t)
+    t = jnp.where((re == 0) & ~jnp.isfinite(im), _cplx(re, nan), t)
+    t = jnp.where(jnp.isfinite(re) & (re != 0) & ~jnp.isfinite(im), _cplx(nan, nan), t)
+    t = jnp.where(jnp.isinf(re) & jnp.isfinite(im),
+                  _cplx(jnp.copysign(one, re), jnp.copysign(zero, im)), t)
+    t = jnp.where(jnp.isinf(re) & ~jnp.isfinite(im), _cplx(jnp.copysign(one, re), zero), t)
+    t = jnp.where(jnp.isnan(re) & (im == 0), _cplx(nan, im), t)
+    t = jnp.where(jnp.isnan(re) & (im != 0), _cplx(nan, nan), t)
+    return t
+
+
+def casinh(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    r = jnp.arcsinh(a)
+    nan = jnp.full_like(re, jnp.nan)
+    inf = jnp.full_like(re, jnp.inf)
+    zero = jnp.zeros_like(re)
+    r = jnp.where((re == 0) & (im == 0), a, r)
+    r = jnp.where(jnp.isfinite(re) & jnp.isinf(im),
+                  _cplx(jnp.copysign(inf, re), jnp.copysign(np.pi / 2 * _ones(re), im)), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isfinite(im), _cplx(re, jnp.copysign(zero, im)), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isinf(im),
+                  _cplx(re, jnp.copysign(np.pi / 4 * _ones(re), im)), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isnan(im), _cplx(re, nan), r)
+    r = jnp.where(jnp.isnan(re) & (im == 0), _cplx(nan, im), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isinf(im), _cplx(inf, nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isfinite(im) & (im != 0), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isnan(im) & jnp.isfinite(re), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isnan(im), _cplx(nan, nan), r)
+    return r
+
+
+def cacosh(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    nan = jnp.full_like(re, jnp.nan)
+    inf = jnp.full_like(re, jnp.inf)
+    # acosh(z) = +-i acos(z): the branch with non-negative real part
+    ac = cacos(a)
+    r = _cplx(-jnp.imag(ac), jnp.real(ac))
+    r = jnp.where(jnp.signbit(jnp.real(r)) & ~jnp.isnan(jnp.real(r)), -r, r)
+    r = jnp.where(jnp.signbit(im) & (jnp.imag(r) > 0), jnp.conj(r), r)
+    r = jnp.where(~jnp.signbit(im) & (jnp.imag(r) < 0), jnp.conj(r), r)
+    pi2 = np.pi / 2 * _ones(re)
+    r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), jnp.copysign(pi2, im)), r)
+    r = jnp.where((re == 0) & jnp.isnan(im), _cplx(nan, pi2), r)
+    r = jnp.where(jnp.isfinite(re) & jnp.isinf(im), _cplx(inf, jnp.copysign(pi2, im)), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isfinite(im),
+                  _cplx(inf, jnp.copysign(np.pi * _ones(re), im)), r)
+    r = jnp.where((re == jnp.inf) & jnp.isfinite(im), _cplx(inf, jnp.copysign(jnp.zeros_like(re), im)), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isinf(im),
+                  _cplx(inf, jnp.copysign(3 * np.pi / 4 * _ones(re), im)), r)
+    r = jnp.where((re == jnp.inf) & jnp.isinf(im), _cplx(inf, jnp.copysign(np.pi / 4 * _ones(re), im)), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isnan(im), _cplx(inf, nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isfinite(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isinf(im), _cplx(inf, nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isnan(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isfinite(re) & (re != 0) & jnp.isnan(im), _cplx(nan, nan), r)
+    return r
+
+
+def catanh(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    r = jnp.arctanh(a)
+    nan = jnp.full_like(re, jnp.nan)
+    inf = jnp.full_like(re, jnp.inf)
+    zero = jnp.zeros_like(re)
+    pi2 = np.pi / 2 * _ones(re)
+    r = jnp.where((re == 0) & (im == 0), a, r)
+    r = jnp.where((re == 0) & jnp.isnan(im), _cplx(re, nan), r)
+    r = jnp.where((re == 1) & (im == 0), _cplx(inf, im), r)
+    r = jnp.where(jnp.isfinite(re) & jnp.isinf(im), _cplx(jnp.copysign(zero, re), jnp.copysign(pi2, im)), r)
+    r = jnp.where(jnp.isfinite(re) & (re != 0) & jnp.isnan(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isfinite(im), _cplx(jnp.copysign(zero, re), jnp.copysign(pi2, im)), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isinf(im), _cplx(jnp.copysign(zero, re), jnp.copysign(pi2, im)), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isnan(im), _cplx(jnp.copysign(zero, re), nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isfinite(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isinf(im), _cplx(zero, jnp.copysign(pi2, im)), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isnan(im), _cplx(nan, nan), r)
+    return r
+
+
+def csin(a: Any) -> Any:
+    return _mul_neg_i(csinh(_mul_i(a)))  # sin(z) = -i sinh(iz)
+
+
+def ccos(a: Any) -> Any:
+    return ccosh(_mul_i(a))  # cos(z) = cosh(iz)
+
+
+def ctan(a: Any) -> Any:
+    return _mul_neg_i(ctanh(_mul_i(a)))  # tan(z) = -i tanh(iz)
+
+
+def casin(a: Any) -> Any:
+    return _mul_neg_i(casinh(_mul_i(a)))  # asin(z) = -i asinh(iz)
+
+
+def cacos(a: Any) -> Any:
+    re, im = jnp.real(a), jnp.imag(a)
+    r = jnp.arccos(a)
+    nan = jnp.full_like(re, jnp.nan)
+    inf = jnp.full_like(re, jnp.inf)
+    pi2 = np.pi / 2 * _ones(re)
+    r = jnp.where((re == 0) & ((im == 0) | jnp.isnan(im)), _cplx(pi2, -im), r)
+    r = jnp.where(jnp.isfinite(re) & jnp.isinf(im), _cplx(pi2, -im), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isfinite(im), _cplx(np.pi * _ones(re), -jnp.copysign(inf, im)), r)
+    r = jnp.where((re == jnp.inf) & jnp.isfinite(im), _cplx(jnp.zeros_like(re), -jnp.copysign(inf, im)), r)
+    r = jnp.where((re == -jnp.inf) & jnp.isinf(im), _cplx(3 * np.pi / 4 * _ones(re), -im), r)
+    r = jnp.where((re == jnp.inf) & jnp.isinf(im), _cplx(np.pi / 4 * _ones(re), -im), r)
+    r = jnp.where(jnp.isinf(re) & jnp.isnan(im), _cplx(nan, inf), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isfinite(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isinf(im), _cplx(nan, -im), r)
+    r = jnp.where(jnp.isnan(re) & jnp.isnan(im), _cplx(nan, nan), r)
+    r = jnp.where(jnp.isfinite(re) & (re != 0) & jnp.isnan(im), _cplx(nan, nan), r)
+    return r
+
+
+def catan(a: Any) -> Any:
+    return _mul_neg_i(catanh(_mul_i(a)))  # atan(z) = -i atanh(iz)

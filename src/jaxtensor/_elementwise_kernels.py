@@ -1,0 +1,146 @@
+"""Kernels of the element-wise functions where ``jax.numpy``'s own differs from the standard.
+
+A kernel is a pure function of ``jax`` arrays, traced once per dtype into a compiled kernel
+(``_elementwise``). The ones here correct ``jax.numpy`` for real input where the standard
+lists a special case (signed zeros, infinities, NaN) or where ``jax.numpy`` does not take a
+dtype (``bool`` for ``//``, ``%`` and ``**``); :func:`real_or_complex` joins a real kernel to
+its complex counterpart from ``_complex_special``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax.numpy as jnp
+
+from . import _complex_special as cs
+
+
+def is_complex(a: Any) -> bool:
+    return jnp.issubdtype(a.dtype, jnp.complexfloating)
+
+
+def real_or_complex(real: Callable, complex_: Callable) -> Callable:
+    """A kernel running ``complex_`` on complex input and ``real`` on any other (the choice
+    is made while tracing, from the dtype of the first operand)."""
+    def kernel(a: Any, *rest: Any) -> Any:
+        return complex_(a, *rest) if is_complex(a) else real(a, *rest)
+
+    return kernel
+
+
+def on_bool(fn: Callable) -> Callable:
+    """``fn`` applied to its operands tested for non-zero (the logical functions)."""
+    return lambda *args: fn(*(a.astype(jnp.bool_) for a in args))
+
+
+def rounding(fn: Callable) -> Callable:
+    """``fn`` for floating input; integer and boolean input is returned unchanged."""
+    def f(a: Any) -> Any:
+        if a.dtype.kind in "iub":
+            return a
+        return fn(a)
+
+    return f
+
+
+# -- arithmetic ---------------------------------------------------------------------------
+multiply = real_or_complex(jnp.multiply, cs.cmul)
+abs = real_or_complex(jnp.abs, cs.cabs)  # noqa: A001 - the standard's name
+
+
+def square(a: Any) -> Any:
+    return multiply(a, a)
+
+
+def reciprocal(a: Any) -> Any:
+    return jnp.ones_like(a) / a
+
+
+def floor_divide(p: Any, q: Any) -> Any:
+    if jnp.issubdtype(p.dtype, jnp.integer):
+        return jnp.floor_divide(p, q)
+    if p.dtype == jnp.bool_:
+        return jnp.floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
+    # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
+    # jnp.floor_divide keeps Python's exact rounding (1 // 0.1 == 9).
+    special = jnp.isinf(p) | jnp.isinf(q) | (q == 0) | (p == 0)
+    r = jnp.floor_divide(p, q)
+    # a zero quotient of finite non-zero operands has their (equal) sign: +0
+    r = jnp.where(r == 0, jnp.zeros_like(r), r)
+    return jnp.where(special, jnp.floor(p / q), r)
+
+
+def remainder(p: Any, q: Any) -> Any:
+    if p.dtype == jnp.bool_:
+        return jnp.remainder(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
+    if jnp.issubdtype(p.dtype, jnp.integer):
+        return jnp.remainder(p, q)
+    r = jnp.remainder(p, q)
+    # x1 finite, x2 infinite: x1 when the signs agree (or x1 is zero), else x2
+    fin_inf = jnp.isfinite(p) & jnp.isinf(q)
+    same = (jnp.signbit(p) == jnp.signbit(q)) | (p == 0)
+    r = jnp.where(fin_inf, jnp.where(same, p, q), r)
+    # a zero result takes the sign of x2
+    r = jnp.where((r == 0) & ~fin_inf, jnp.copysign(jnp.zeros_like(r), q), r)
+    return jnp.where(jnp.isinf(p) | jnp.isnan(p) | jnp.isnan(q) | (q == 0), jnp.nan, r)
+
+
+def pow(p: Any, q: Any) -> Any:  # noqa: A001 - the standard's name
+    if p.dtype == jnp.bool_:
+        return jnp.power(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
+    if jnp.issubdtype(p.dtype, jnp.integer):
+        return jnp.power(p, q)
+    r = jnp.power(p, q)
+    # x ** 0 == 1 for every x (NaN included)
+    return jnp.where(q == 0, jnp.ones_like(r), r)
+
+
+def logaddexp(p: Any, q: Any) -> Any:
+    r = jnp.logaddexp(p, q)
+    nan = jnp.isnan(p) | jnp.isnan(q)
+    inf = (p == jnp.inf) | (q == jnp.inf)
+    return jnp.where(nan, jnp.nan, jnp.where(inf, jnp.inf, r))
+
+
+def hypot(p: Any, q: Any) -> Any:
+    r = jnp.hypot(p, q)
+    return jnp.where(jnp.isinf(p) | jnp.isinf(q), jnp.inf, r)
+
+
+# -- sign ---------------------------------------------------------------------------------
+def _real_sign(a: Any) -> Any:
+    if a.dtype.kind == "u":
+        return (a > 0).astype(a.dtype)
+    if a.dtype.kind == "f":
+        return jnp.where(a == 0, jnp.zeros_like(a), jnp.sign(a))  # +0 for -0, as NumPy
+    return jnp.sign(a)
+
+
+sign = real_or_complex(_real_sign, cs.csign)
+
+
+def nextafter(p: Any, q: Any) -> Any:
+    r = jnp.nextafter(p, q)
+    # equal operands (including +0/-0) give x2
+    return jnp.where(p == q, q, r)
+
+
+# -- bitwise ------------------------------------------------------------------------------
+def _shift(left: bool) -> Callable:
+    def f(p: Any, q: Any) -> Any:
+        bits = p.dtype.itemsize * 8
+        big = q >= bits
+        qq = jnp.where(big, 0, q)
+        if left:
+            return jnp.where(big, jnp.zeros_like(p), jnp.left_shift(p, qq))
+        r = jnp.right_shift(p, qq)
+        fill = jnp.where(p < 0, -1, 0).astype(p.dtype) if p.dtype.kind == "i" else jnp.zeros_like(p)
+        return jnp.where(big, fill, r)
+
+    return f
+
+
+left_shift = _shift(True)
+right_shift = _shift(False)

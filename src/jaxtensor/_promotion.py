@@ -1,0 +1,95 @@
+"""Operands of the element-wise functions: their values and the dtype a kernel computes in.
+
+Two Tensors promote with the standard's table (``_dtypes.promote``). A Python scalar next to
+a Tensor is weak (``float32 + 1.0 -> float32``, ``int64 + 1.0 ->`` the default float dtype).
+A Python scalar that fits the result dtype goes to the kernel as it is (JAX passes Python
+numbers cheaply and the kernel casts them); any other is converted here, where an
+out-of-range int raises ``OverflowError``. Any other operand (a NumPy or JAX array, a list,
+another library's array) is converted with ``asarray`` (``_args.as_value``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _config, _dtypes
+from ._args import as_value
+from ._tensor import Tensor
+
+#: The Python scalar types an element-wise function takes as an operand.
+SCALARS = (bool, int, float, complex)
+
+#: Python ints strictly inside ``(-PASS_INT, PASS_INT)`` go to a kernel unconverted (JAX
+#: converts them to its default int without overflow).
+PASS_INT = 2**62 if _config.X64 else 2**31 - 1
+
+#: ``(min, max)`` of every integer dtype.
+INT_RANGE: dict[np.dtype, tuple[int, int]] = {
+    dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+    for dt in (*_dtypes._signed_ints, *_dtypes._unsigned_ints)
+}
+
+
+def operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:
+    """Values of both operands and their promoted dtype (Python scalars are weak)."""
+    if isinstance(x1, Tensor):
+        a = x1._value()
+        if isinstance(x2, Tensor):
+            b = x2._value()
+            dt = _dtypes.promote(a.dtype, b.dtype)
+        elif type(x2) in SCALARS:
+            dt = _dtypes.scalar_result(a.dtype, x2)
+            b = scalar(x2, dt)
+        else:
+            b = as_value(x2)
+            dt = _dtypes.promote(a.dtype, b.dtype)
+    elif isinstance(x2, Tensor):
+        b = x2._value()
+        if type(x1) in SCALARS:
+            dt = _dtypes.scalar_result(b.dtype, x1)
+            a = scalar(x1, dt)
+        else:
+            a = as_value(x1)
+            dt = _dtypes.promote(a.dtype, b.dtype)
+    else:
+        raise TypeError(
+            f"expected at least one Tensor operand, got {type(x1).__name__} and "
+            f"{type(x2).__name__}; convert one with jaxtensor.asarray"
+        )
+    return a, b, dt
+
+
+def scalar(s: Any, dt: np.dtype) -> Any:
+    """A Python scalar operand for a kernel computing in ``dt``.
+
+    In-range floats and ints go to the compiled kernel as they are (JAX's fast path for
+    Python scalars; the kernel casts them to ``dt``); the rest is converted here, where an
+    out-of-range int raises ``OverflowError``.
+    """
+    t = type(s)
+    k = dt.kind
+    if t is float:
+        if k in "fc":
+            return s
+    elif t is int and -PASS_INT < s < PASS_INT:
+        if k in "fc":
+            return s
+        if k in "iu":
+            lo, hi = INT_RANGE[dt]
+            if lo <= s <= hi:
+                return s
+    if isinstance(s, complex) and dt.kind != "c":
+        raise TypeError(f"cannot combine a complex scalar with a Tensor of dtype {dt}")
+    try:
+        return np.asarray(s, dtype=dt)
+    except OverflowError:
+        raise OverflowError(
+            f"Python integer {s} is out of bounds for {dt}; use a wider dtype"
+        ) from None
+
+
+def float_of(dt: np.dtype) -> np.dtype:
+    """The floating dtype a float-only function computes in for inputs of dtype ``dt``."""
+    return dt if dt.kind in "fc" else _dtypes.default_float
