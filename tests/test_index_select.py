@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
-from jaxtensor import _index_select
+from jaxtensor import _index_select, _uninitialized
 
 _HAVE = set(jt.__array_namespace_info__().dtypes())  # no 64-bit dtypes with JAX_ENABLE_X64=0
 DTYPES = [d for d in ("float32", "float64", "int32", "int64", "int8", "uint8", "bool",
@@ -149,7 +149,7 @@ def test_tiled_uninitialised_output_is_fully_written(dtype):
     x = _values((37, 300, 9), dtype, 12)
     idx = rng.integers(-300, 300, 501)
     exp = np.take(x, idx, axis=1)
-    assert exp.nbytes >= _index_select.UNINIT_MIN_BYTES
+    assert exp.nbytes >= _uninitialized.UNINIT_MIN_BYTES
     for tile in ([5, 64, 9], [37, 7, 4], [1, 501, 9], [2, 3, 2]):
         got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=tile)
         np.testing.assert_array_equal(np.asarray(got), exp)
@@ -173,7 +173,7 @@ def test_uninitialised_output_can_be_switched_off():
 
     code = (
         "import numpy as np, jaxtensor as jt\n"
-        "from jaxtensor import _index_select as s\n"
+        "from jaxtensor import _uninitialized as s\n"
         "x = np.arange(37 * 300 * 9, dtype=np.float32).reshape(37, 300, 9)\n"
         "idx = np.arange(299, -1, -1)\n"
         "got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=[5, 64, 9])\n"
@@ -194,7 +194,7 @@ def test_default_under_tracing_is_exportable(monkeypatch):
     x = jnp.ones((2048, 256), jnp.float32)
     idx = jnp.arange(128) % 256
     f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
-    assert _index_select.UNINIT_TARGET not in f.lower(x, idx).as_text()
+    assert _uninitialized.UNINIT_TARGET not in f.lower(x, idx).as_text()
     jax.export.export(f)(x, idx)  # serialisable
     g = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[64, 128]).to_jax())
     assert " while(" in g.lower(x, idx).compile().as_text()
@@ -210,7 +210,7 @@ def test_tiled_loop_has_no_zero_filled_output():
     idx = jnp.arange(512) % 1000
     hlo = jax.jit(lambda v, i: _index_select.tiled_gather(v, i, 0, (64, 256))).lower(
         x, idx).compile().as_text()
-    assert _index_select.UNINIT_TARGET in hlo
+    assert _uninitialized.UNINIT_TARGET in hlo
     assert " while(" in hlo
     assert "f32[512,256]{1,0} broadcast(" not in hlo
 

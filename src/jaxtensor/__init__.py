@@ -23,6 +23,7 @@ from . import (
     _index_select,
     _indexing,
     _indexing_functions,
+    _indexing_nd,
     _info,
     _linear_algebra,
     _manipulation,
@@ -41,6 +42,7 @@ from ._elementwise import *  # noqa: F403
 from ._index_select import *  # noqa: F403
 from ._indexing import NonConcreteBooleanIndexError
 from ._indexing_functions import *  # noqa: F403
+from ._indexing_nd import *  # noqa: F403
 from ._info import *  # noqa: F403
 from ._linear_algebra import *  # noqa: F403
 from ._manipulation import *  # noqa: F403
@@ -80,7 +82,7 @@ __all__ = sorted(
         n
         for m in (
             _creation, _data_type_functions, _elementwise, _index_select,
-            _indexing_functions, _info, _linear_algebra, _manipulation, _searching, _set,
+            _indexing_functions, _indexing_nd, _info, _linear_algebra, _manipulation, _searching, _set,
             _sorting, _statistical, _transforms, _utility,
         )
         for n in m.__all__

@@ -29,7 +29,8 @@ import numpy as np
 from . import _elementwise as ew
 from . import _indexing, _view
 from ._args import normalize_axis
-from ._creation import _dlpack, _dlpack_device, _to_device, asarray
+from ._creation import asarray
+from ._data_exchange import _dlpack, _dlpack_device, _to_device
 from ._data_type_functions import astype as _astype
 from ._fast_operators import fast_operator
 from ._index_select import index_select as _index_select
