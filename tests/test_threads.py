@@ -1,12 +1,12 @@
 """Thread safety of eager use: several Python threads using jaxtensor at once.
 
-The guarantee under test: every single write call (``x[k] = v``, a slice
-write, a write through a view, a queued scalar write, an in-place method such as
-``index_add_``, a ``jaxtensor.jit`` call's write-back) is one read-modify-write of the
-storage, serialised with every other, so no write is lost, none crashes, and every read
-returns a value the tensor actually had. A ``jaxtensor.jit`` trace in one thread never
-affects eager work in another. Compound Python statements (``x[k] += v`` is a read, then a
-write) are not atomic, as in NumPy and PyTorch.
+The guarantee under test: every single write call (``x[k] = v``, a slice write, a write
+through a view, a queued scalar write, an in-place method such as ``index_add_``, a
+``jaxtensor.jit`` call's write-back) is one read-modify-write of the storage, serialised
+with every other, so no write is lost, none crashes, and every read returns a value the
+tensor actually had (a thread's reads see its own earlier writes). A ``jaxtensor.jit`` trace
+in one thread never affects eager work in another. Compound Python statements (``x[k] += v``
+is a read, then a write) are not atomic, as in NumPy and PyTorch.
 
 Each test runs 4 threads started together at a barrier, with a short GIL switch interval so
 that their steps interleave as finely as possible, and collects every exception raised in
@@ -96,6 +96,93 @@ def test_disjoint_slice_writes_are_never_lost():
 
     run_threads(*(writer(t) for t in range(N_THREADS)))
     np.testing.assert_array_equal(values(x), np.full(N_THREADS * k, float(ROUNDS)))
+
+
+def test_disjoint_rows_of_a_matrix():
+    x = jt.zeros((N_THREADS, 8), dtype=jt.int32)
+
+    def writer(t: int) -> Callable[[], None]:
+        def body() -> None:
+            for r in range(1, ROUNDS + 1):
+                x[t] = r  # a row
+                x[t, r % 8] = -r  # an N-D scalar write (queued)
+                want = np.full(8, r)
+                want[r % 8] = -r
+                np.testing.assert_array_equal(values(x[t]), want)
+
+        return body
+
+    run_threads(*(writer(t) for t in range(N_THREADS)))
+    want = np.full((N_THREADS, 8), ROUNDS)
+    want[:, ROUNDS % 8] = -ROUNDS
+    np.testing.assert_array_equal(values(x), want)
+
+
+def test_scalar_writes_are_all_applied():
+    k = 50
+    x = jt.zeros(N_THREADS * k, dtype=jt.int32)
+    y = jt.zeros((N_THREADS, k))
+
+    def writer(t: int) -> Callable[[], None]:
+        def body() -> None:
+            for r in range(1, ROUNDS // 50 + 1):
+                for j in range(k):
+                    x[t * k + j] = r * 1000 + j  # queued on the shared storage
+                    y[t, j] = float(r)
+                # a read (of the thread's own part) applies every queued write, including
+                # those other threads are appending meanwhile
+                np.testing.assert_array_equal(values(x[t * k:(t + 1) * k]),
+                                              r * 1000 + np.arange(k))
+                assert (values(y[t]) == r).all()
+
+        return body
+
+    run_threads(*(writer(t) for t in range(N_THREADS)))
+    last = ROUNDS // 50
+    np.testing.assert_array_equal(values(x), np.tile(last * 1000 + np.arange(k), N_THREADS))
+    np.testing.assert_array_equal(values(y), np.full((N_THREADS, k), float(last)))
+
+
+def test_scalar_writes_mixed_with_slice_writes_and_reads():
+    """Queued writes of two threads, slice writes of a third, reads of a fourth, one storage."""
+    x = jt.zeros(64)
+
+    def scalars(t: int) -> Callable[[], None]:
+        def body() -> None:
+            for r in range(1, ROUNDS + 1):
+                x[t * 8 + r % 8] = float(r)
+                if r % 8 == 7 and r > 8:  # its last 8 writes, whoever applied them
+                    got = values(x[t * 8:(t + 1) * 8])
+                    np.testing.assert_array_equal(np.sort(got), np.arange(r - 7, r + 1.0))
+
+        return body
+
+    def slices() -> None:
+        for r in range(1, ROUNDS + 1):
+            x[32:64] = float(r)
+            x[48:56] = -float(r)
+
+    def reader() -> None:
+        last = np.zeros(64)
+        for _ in range(ROUNDS):
+            v = values(x)
+            head = v[32:48]
+            # a slice write is never seen half done
+            assert (head == head[0]).all(), head
+            assert (v[48:56] == v[48]).all()
+            # no element goes back in time: each one's writes land in their order
+            assert (v[:16] >= last[:16]).all(), (last[:16], v[:16])
+            assert v[32] >= last[32] and v[48] <= last[48]
+            last = v
+
+    run_threads(scalars(0), scalars(1), slices, reader)
+    want = np.zeros(64)
+    for t in range(2):
+        for r in range(ROUNDS - 7, ROUNDS + 1):
+            want[t * 8 + r % 8] = r
+    want[32:64] = ROUNDS
+    want[48:56] = -ROUNDS
+    np.testing.assert_array_equal(values(x), want)
 
 
 def test_overlapping_slice_writes_are_whole():
@@ -314,3 +401,39 @@ def test_eager_work_beside_jit_traces():
 
     run_threads(jit_thread, eager_thread, jit_caller_with_own_tensors)
     assert int(acc[0]) == n_shapes
+
+
+def test_threads_calling_one_jitted_function():
+    """A ``jaxtensor.jit`` function called from 4 threads at once, each on its own Tensors
+    and all on one shared closed-over counter: every call's write-back lands, the first
+    calls (which trace, find the closed-over Tensor and recompile) included. Repeated over
+    fresh functions, the first calls racing each time."""
+    n_funcs, calls = 4, 10
+    counters = [jt.zeros((), dtype=jt.int32) for _ in range(n_funcs)]
+
+    def make(counter: jt.Tensor) -> Callable:
+        @jt.jit
+        def step(x, v):
+            x[:] = v
+            counter[...] += 1
+            return x + 1.0
+
+        return step
+
+    steps = [make(c) for c in counters]
+    barrier = threading.Barrier(N_THREADS)
+
+    def caller(t: int) -> Callable[[], None]:
+        def body() -> None:
+            x = jt.zeros(3 + t % 2)  # two shapes: two plans in use at once
+            for step in steps:
+                barrier.wait()  # the threads' first calls of each function race
+                for r in range(calls):
+                    y = step(x, float(r))
+                    np.testing.assert_array_equal(values(x), float(r))
+                    np.testing.assert_array_equal(values(y), float(r) + 1.0)
+
+        return body
+
+    run_threads(*(caller(t) for t in range(N_THREADS)))
+    assert [int(c) for c in counters] == [N_THREADS * calls] * n_funcs
