@@ -6,8 +6,9 @@
 #
 # Environment:
 #   ARRAY_API_TESTS_DIR      checkout of data-apis/array-api-tests with its spec submodule
-#                            (data-apis/array-api) under array-api/; default
-#                            conformance/array-api-tests (git-ignored, never committed)
+#                            (data-apis/array-api) under array-api/, absolute or relative
+#                            to the current directory; default conformance/array-api-tests
+#                            (git-ignored, never committed)
 #   ARRAY_API_TESTS_VERSION  standard version to test (2025.12 default; 2024.12, 2023.12);
 #                            jaxtensor is told through JAXTENSOR_ARRAY_API_VERSION
 #   JAX_ENABLE_X64           left as the caller sets it (jaxtensor turns 64-bit mode on
@@ -17,6 +18,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 suite="${ARRAY_API_TESTS_DIR:-$here/array-api-tests}"
+# (absolute before the cd into the suite below: a relative path names a folder from where
+# the caller stands, e.g. ../shared/array-api-tests from the repository root)
+if [[ -d "$suite" ]]; then suite="$(cd "$suite" && pwd)"; fi
 if [[ ! -d "$suite/array_api_tests" ]]; then
   echo "no array-api-tests checkout at $suite; clone data-apis/array-api-tests there" >&2
   echo "(with its spec: git clone https://github.com/data-apis/array-api $suite/array-api)" >&2
