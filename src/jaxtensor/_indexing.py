@@ -222,11 +222,13 @@ def _queue_scalar(x: Tensor, key: Any, value: Any) -> bool:
     on the storage (:meth:`Storage.queue`). False (nothing done) when the write is not of
     that simple form or would raise: the general path then handles it, errors included."""
     st = x._storage
-    if type(st._array) is not _ArrayImpl or _current_jit.get() is not None:
+    arr = st._array  # (read once: another thread's write may mark the slot busy)
+    if type(arr) is not _ArrayImpl or _current_jit.get() is not None:
         return False
     lim = st.meta
     if lim is None:
-        lim = st.meta = _limits(st._array)
+        lim = st.meta = _limits(arr)
+    del arr
     kind, lo, hi, shape = lim
     if kind is None:
         return False
