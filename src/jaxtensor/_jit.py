@@ -167,8 +167,9 @@ class Jitted:
         miss = _jit_guard.MISS
 
         def jitted(*args: Any, **kwargs: Any) -> Any:
-            if not kwargs and _current.get() is None and (
-                    type(_trace_state.value) is _EvalTrace):
+            # (at the top level: inside any trace, a jaxtensor.jit one included, the JAX
+            # trace is not the eval trace)
+            if not kwargs and type(_trace_state.value) is _EvalTrace:
                 guard = state._guard  # that of the last plain call's signature, if any
                 if guard is not None:
                     res = guard(state, args)

@@ -23,6 +23,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from . import _jit_trace as jtr
 from ._jit_pytree import results
 from ._storage import LOCK
 from ._tensor import Tensor
@@ -63,7 +64,7 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool) -> Callable:
         for other in sts[:i]:
             src += [f"    if {s} is {other}:", "        return MISS"]
     flags = [e for e in key if e is not None]
-    src += ["    LOCK.acquire()", "    try:", "        if plan.stale:", "            return MISS"]
+    src += ["    with LOCK:", "        if plan.stale:", "            return MISS"]
     for i, s in enumerate(sts):
         src.append(f"        x{i}, d{i} = {s}.lend({donate})")
         # (restore undoes only what lend did: it marked a donated storage busy)
@@ -87,15 +88,13 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool) -> Callable:
         "        if type(res) is not dict:  # traced under checkify",
         "            return self._finish(plan, res, sts, args, False)",
         "        aux, outs = res.popitem()",
-        "        if aux.checks or aux.discovered:",
+        "        if aux.discovered or (aux.checks and jtr.check_error(aux.checks, outs[-1])):",
         "            return self._finish(plan, {aux: outs}, sts, args, False)",
         *(["        if aux.pairs:", "            s0._install(outs[0])"] if len(sts) == 1 else
           ["        for j, k in aux.pairs:", "            sts[k]._install(outs[j])"]),
         "        return None if aux.none else results(aux, outs, sts, args)",
-        "    finally:",
-        "        LOCK.release()",
     ]
-    ns = {"MISS": MISS, "results": results, "PLAIN": PLAIN, "Tensor": Tensor, "LOCK": LOCK, "plan": plan,
+    ns = {"MISS": MISS, "results": results, "jtr": jtr, "PLAIN": PLAIN, "Tensor": Tensor, "LOCK": LOCK, "plan": plan,
           "fn": plan.fn}
     exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
     guard = ns["guard"]
