@@ -66,6 +66,7 @@ class _Busy:
 BUSY = _Busy()
 
 _flush_kernels = _cache.cache("queued-write flush kernels", 256)
+_pickers = _cache.cache("queued-write flush kernel pickers", 256)
 
 
 def current_trace() -> object:
@@ -216,7 +217,7 @@ class Storage:
             if flush and self._pending:
                 self._flush()
             old = self._array
-            if type(old) is not _ArrayImpl or _any_tracer(args):
+            if type(old) is not _ArrayImpl or (flush and _any_tracer(args)):
                 self._install(pick(None)(old, *args))
                 return
             self._array = BUSY
@@ -270,40 +271,43 @@ class Storage:
         # see a non-empty queue and wait for this flush; writes queued meanwhile by other
         # threads stay after them, for the next flush)
         try:
-            self._flush_items(items)
+            arr = self._array
+            if n == 1:
+                ii = np.array([items[0][0]], dtype=_IDX)
+                vv = np.array([items[0][1]], dtype=arr.dtype)
+                bucket = 1
+            else:
+                ii = np.fromiter((i for i, _ in items), dtype=_IDX, count=n)
+                vv = np.array([v for _, v in items], dtype=arr.dtype)
+                # keep the last write to each element (the program's order), deterministically
+                _, first_rev = np.unique(ii[::-1], return_index=True)
+                if len(first_rev) < n:
+                    keep = n - 1 - first_rev
+                    ii, vv = ii[keep], vv[keep]
+                    n = len(ii)
+                bucket = 1 << (n - 1).bit_length()
+                if bucket > n:  # pad with dropped (out-of-bounds) writes: one kernel per size class
+                    ii = np.concatenate([ii, np.full(bucket - n, arr.size, _IDX)])
+                    vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
+            # One write into an N-D base: XLA:CPU turns the flat form into a full-size, partitioned
+            # dynamic-update-slice fusion (~25 us more); the N-D scatter stays a one-element update;
+            # and a sharded base keeps its sharding only through the N-D form (a flat reshape
+            # loses every sharded axis but the first)
+            unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)
+            del arr
+            self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
         finally:
             del p[:n]
 
-    def _flush_items(self, items: list[tuple[int, Any]]) -> None:
-        n = len(items)
-        arr = self._array
-        if n == 1:
-            ii = np.array([items[0][0]], dtype=_IDX)
-            vv = np.array([items[0][1]], dtype=arr.dtype)
-            bucket = 1
-        else:
-            ii = np.fromiter((i for i, _ in items), dtype=_IDX, count=n)
-            vv = np.array([v for _, v in items], dtype=arr.dtype)
-            # keep the last write to each element (the program's order), deterministically
-            _, first_rev = np.unique(ii[::-1], return_index=True)
-            if len(first_rev) < n:
-                keep = n - 1 - first_rev
-                ii, vv = ii[keep], vv[keep]
-                n = len(ii)
-            bucket = 1 << (n - 1).bit_length()
-            if bucket > n:  # pad with dropped (out-of-bounds) writes: one kernel per size class
-                ii = np.concatenate([ii, np.full(bucket - n, arr.size, _IDX)])
-                vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
-        # One write into an N-D base: XLA:CPU turns the flat form into a full-size, partitioned
-        # dynamic-update-slice fusion (~25 us more); the N-D scatter stays a one-element update;
-        # and a sharded base keeps its sharding only through the N-D form (a flat reshape
-        # loses every sharded axis but the first)
-        unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)
-        del arr
-        self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
-
 
 def _flush_picker(bucket: int, unravel: bool) -> Callable[[bool | None], Callable]:
+    pick = _pickers.get((bucket, unravel))
+    if pick is None:
+        pick = _pickers[bucket, unravel] = _make_picker(bucket, unravel)
+    return pick
+
+
+def _make_picker(bucket: int, unravel: bool) -> Callable[[bool | None], Callable]:
     def pick(donate: bool | None) -> Callable:
         fn = _scatter_unravel if unravel else _scatter_flat
         if donate is None:
