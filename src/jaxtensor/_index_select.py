@@ -539,6 +539,6 @@ def _repeat_key(xv: Any, dim: Any, iv: Any, tile_shape: Any) -> tuple:
     """Every input of an eager call's kernel choice besides the index values: shapes,
     dtypes, placement, the dispatch settings (``TypeError`` when ``tile_shape`` is not a
     sequence of hashable entries)."""
-    return (xv.shape, xv.dtype, xv.sharding, dim, iv.shape, iv.dtype, iv.sharding, dispatch,
-            cpu_threads, *TILE_BUDGET.values(),
+    return (xv.shape, xv.dtype, xv.sharding, dim, iv.shape, iv.dtype, dispatch, cpu_threads,
+            *TILE_BUDGET.values(),
             None if tile_shape is None else tuple(tile_shape))

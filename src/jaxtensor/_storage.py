@@ -195,11 +195,10 @@ class Storage:
             self._flush()
         arr = self._array
         if donate and not self.exported and type(arr) is _ArrayImpl:
-            # donatable(arr, held=1), inlined (this runs for every argument of every call),
-            # with the slot marked first, so that no other thread can take the value between
-            # the count and the mark
+            # the slot is marked first, so that no other thread can take the value between
+            # the count of its references and the mark
             self._array = BUSY
-            if _getrefcount(arr) <= 2:  # (getrefcount's argument, the local variable)
+            if self.donatable(arr):
                 return arr, True
             self._array = arr
         return arr, False
