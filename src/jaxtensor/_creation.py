@@ -50,7 +50,37 @@ Tracer = jax.core.Tracer
 _PY_SCALARS = (builtins.bool, int, float, complex)
 
 
+def as_device(device: Any) -> Any:
+    """A ``device=`` argument checked: None, a ``jax.Device`` or a ``jax.sharding.Sharding``
+    as they are; a platform name (``"cpu"``, ``"gpu"``/``"cuda"``, ``"tpu"``, optionally with
+    ``":N"``) as that device of the platform. Anything else raises ``ValueError``.
+
+    >>> import jaxtensor as jt
+    >>> jt.zeros(2, device="cpu").device == jt.zeros(2).device
+    True
+    """
+    if device is None or isinstance(device, (jax.Device, jax.sharding.Sharding)):
+        return device
+    if isinstance(device, str):
+        name, _, num = device.partition(":")
+        platform = {"cuda": "gpu", "rocm": "gpu"}.get(name, name)
+        try:
+            devs = jax.devices(platform)
+            return devs[int(num) if num else 0]
+        except (RuntimeError, ValueError, IndexError):
+            have = sorted({d.platform for d in jax.devices()})
+            raise ValueError(
+                f"device {device!r} is not available here; the platforms are {have} (pass "
+                "e.g. 'cpu', 'cpu:0', a jax.Device or a jax.sharding.Sharding)"
+            ) from None
+    raise ValueError(
+        f"device must be None, a jax.Device, a jax.sharding.Sharding or a platform name such "
+        f"as 'cpu'; got {type(device).__name__} {device!r}"
+    )
+
+
 def _device_put(arr: Any, device: Any) -> Any:
+    device = as_device(device)
     if device is None or isinstance(arr, Tracer):
         return arr
     return jax.device_put(arr, device)
@@ -58,6 +88,7 @@ def _device_put(arr: Any, device: Any) -> Any:
 
 def _on_device(arr: Any, device: Any) -> builtins.bool:
     """Whether ``arr`` already lives on ``device`` (None means: anywhere is fine)."""
+    device = as_device(device)
     if device is None or isinstance(arr, Tracer):
         return True
     devs = arr.devices()
@@ -86,7 +117,10 @@ def _infer_python_dtype(obj: Any) -> np.dtype:
         elif isinstance(o, complex | np.complexfloating):
             kinds.add("c")
         else:
-            dts.append(_dtypes.canonical(np.asarray(o).dtype))
+            dt = np.asarray(o).dtype
+            if dt.kind not in "biufc":  # (a string, bytes, a date, an object)
+                _dtypes.as_dtype(dt)  # raises TypeError naming the dtype
+            dts.append(_dtypes.canonical(dt))
 
     walk(obj)
     if dts:
@@ -194,7 +228,7 @@ def asarray(
             ) from None
         if arr.dtype == object:
             raise TypeError(f"cannot convert {type(obj).__name__} to a Tensor")
-        return Tensor._wrap(jnp.asarray(arr, device=device))
+        return Tensor._wrap(jnp.asarray(arr, device=as_device(device)))
     if isinstance(obj, (np.ndarray, np.generic)):
         arr = np.asarray(obj)
         if dt is None:
@@ -204,14 +238,14 @@ def asarray(
             if arr.dtype != dt:
                 raise ValueError("asarray(copy=False) cannot avoid a copy: the dtype differs")
             try:
-                shared = jnp.from_dlpack(arr, device=device, copy=False)
+                shared = jnp.from_dlpack(arr, device=as_device(device), copy=False)
             except Exception:  # noqa: BLE001 - report as the standard asks
                 raise ValueError(
                     "asarray(copy=False) cannot share this NumPy array's memory with JAX "
                     "(alignment, layout or device); pass copy=None"
                 ) from None
             return Tensor._wrap(shared, exported=True)
-        return Tensor._wrap(jnp.asarray(arr.astype(dt, copy=False), device=device))
+        return Tensor._wrap(jnp.asarray(arr.astype(dt, copy=False), device=as_device(device)))
     return _from_foreign(obj, dt, device, copy)
 
 
@@ -268,21 +302,21 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
             return x._derive(_view.compose_axes(x._view, x.shape, list(range(x.ndim))))
         if copy is False:
             raise ValueError("from_dlpack(copy=False) cannot move a Tensor to another device")
-        return Tensor._wrap(jax.device_put(jnp.array(v, copy=True), device))
+        return Tensor._wrap(jax.device_put(jnp.array(v, copy=True), as_device(device)))
     if not hasattr(x, "__dlpack__"):
         raise TypeError(
             f"from_dlpack() needs an object with __dlpack__, got {type(x).__name__}; use "
             "jaxtensor.asarray for other objects"
         )
     try:
-        arr = jnp.from_dlpack(x, device=device, copy=copy)
+        arr = jnp.from_dlpack(x, device=as_device(device), copy=copy)
     except BufferError:
         raise
     except Exception as exc:  # noqa: BLE001
         if copy is False:
             raise ValueError(f"from_dlpack(copy=False) cannot share this buffer: {exc}") from None
         host = np.from_dlpack(x)
-        arr = jax.device_put(jnp.asarray(host), device)
+        arr = jax.device_put(jnp.asarray(host), as_device(device))
     return Tensor._wrap(arr, exported=not copy)
 
 
@@ -296,7 +330,7 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
 
 
 def _fill(shape: Any, value: Any, dtype: np.dtype, device: Any) -> Tensor:
-    return Tensor._wrap(jnp.full(_shape_arg(shape), value, dtype=dtype, device=device))
+    return Tensor._wrap(jnp.full(_shape_arg(shape), value, dtype=dtype, device=as_device(device)))
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
@@ -364,7 +398,7 @@ def _like_dtype(x: Tensor, dtype: Any) -> np.dtype:
 
 def _dev(x: Tensor, device: Any) -> Any:
     if device is not None:
-        return device
+        return as_device(device)
     arr = x._storage.array
     return None if isinstance(arr, Tracer) else x.device
 
@@ -438,7 +472,7 @@ def arange(
     else:
         n = builtins.max(0, math.ceil((stop - start) / step))
         vals = (start + step * np.arange(n, dtype=np.float64)).astype(dt)
-    return Tensor._wrap(jnp.asarray(vals, device=device))
+    return Tensor._wrap(jnp.asarray(vals, device=as_device(device)))
 
 
 def eye(
@@ -464,7 +498,7 @@ def eye(
     if n < 0 or m < 0:
         raise ValueError(f"eye() needs non-negative sizes, got {n} x {m}")
     k = operator.index(k)
-    return Tensor._wrap(jnp.eye(n, m, k=k, dtype=dt, device=device))
+    return Tensor._wrap(jnp.eye(n, m, k=k, dtype=dt, device=as_device(device)))
 
 
 def linspace(
@@ -507,7 +541,7 @@ def linspace(
         vals[0] = start
         if endpoint and num > 1:
             vals[-1] = stop
-    return Tensor._wrap(jnp.asarray(vals.astype(dt), device=device))
+    return Tensor._wrap(jnp.asarray(vals.astype(dt), device=as_device(device)))
 
 
 def meshgrid(*arrays: Tensor, indexing: str = "xy") -> Any:

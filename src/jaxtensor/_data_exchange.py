@@ -10,7 +10,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._creation import _on_device
+from ._creation import _on_device, as_device
 from ._tensor import Tensor
 
 Tracer = jax.core.Tracer
@@ -75,6 +75,7 @@ def _to_device(self: Tensor, device: Any, /, *, stream: Any = None) -> Tensor:
     """
     if stream is not None:
         raise ValueError("to_device(stream=...) is not supported: JAX orders transfers itself")
+    device = as_device(device)
     v = self._value()
     if _on_device(v, device):
         return self

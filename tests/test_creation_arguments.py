@@ -1,0 +1,51 @@
+"""Creation arguments every creation function shares: ``device=`` (None, a ``jax.Device``,
+a ``jax.sharding.Sharding`` or a platform name; anything else one ``ValueError``) and values
+of kinds jaxtensor cannot hold (``TypeError`` naming the dtype)."""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+
+CPU = jax.devices("cpu")[0]
+MAKERS = {
+    "asarray": lambda d: jt.asarray([1.0, 2.0], device=d),
+    "zeros": lambda d: jt.zeros(2, device=d),
+    "ones": lambda d: jt.ones(2, device=d),
+    "empty": lambda d: jt.empty(2, device=d),
+    "full": lambda d: jt.full(2, 3.0, device=d),
+    "zeros_like": lambda d: jt.zeros_like(jt.ones(2), device=d),
+    "ones_like": lambda d: jt.ones_like(jt.ones(2), device=d),
+    "empty_like": lambda d: jt.empty_like(jt.ones(2), device=d),
+    "full_like": lambda d: jt.full_like(jt.ones(2), 3.0, device=d),
+    "arange": lambda d: jt.arange(2, device=d),
+    "eye": lambda d: jt.eye(2, device=d),
+    "linspace": lambda d: jt.linspace(0.0, 1.0, 2, device=d),
+    "from_dlpack": lambda d: jt.from_dlpack(np.ones(2), device=d),
+    "to_device": lambda d: jt.ones(2).to_device(d),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAKERS))
+def test_every_creation_function_takes_the_same_devices(name):
+    make = MAKERS[name]
+    for d in (None, CPU, "cpu", "cpu:0", jax.sharding.SingleDeviceSharding(CPU)):
+        t = make(d)
+        assert t.device == CPU, (name, d)
+    for bad in (7, object(), "no-such-platform", "cpu:99"):
+        with pytest.raises(ValueError, match="device"):
+            make(bad)
+
+
+@pytest.mark.parametrize("value", [["a", "b"], "text", np.array(["a"]), [b"x"], [1, "a"],
+                                   [np.datetime64("2020-01-01")], np.array([1], dtype=object),
+                                   np.array(["2020-01-01"], dtype="datetime64[D]")])
+def test_unsupported_kinds_raise_type_error_naming_the_dtype(value):
+    kind = np.asarray(value).dtype.kind
+    want = {"U": "<U", "S": "|S", "M": "datetime64", "O": "object"}[kind]
+    with pytest.raises(TypeError, match="is not supported") as e:
+        jt.asarray(value)
+    assert f"dtype {want}" in str(e.value)
