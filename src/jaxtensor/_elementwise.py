@@ -136,7 +136,12 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
     With ``floating=True`` integer and boolean operands are computed in the default
     floating dtype (``divide``, ``atan2``, ...).
     """
-    a, b, dt = operands(x1, x2)
+    try:
+        a, b, dt = operands(x1, x2)
+    except OverflowError:
+        if name not in _ORDER:
+            raise
+        return _compare_out_of_range(name, x1, x2)
     if floating:
         dt = float_of(dt)
     kernel = _binary_kernels.get((name, dt))
@@ -146,6 +151,23 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
     out = new_tensor(kernel(a, b))
     remember(name, x1, x2, a, b, dt, kernel)
     return out
+
+
+# a comparison with its operands swapped (``v < x`` is ``x > v``)
+_ORDER = {"equal": "equal", "not_equal": "not_equal", "less": "greater",
+          "less_equal": "greater_equal", "greater": "less", "greater_equal": "less_equal"}
+
+
+def _compare_out_of_range(name: str, x1: Any, x2: Any) -> Tensor:
+    """A comparison of an integer Tensor with a Python int outside its dtype's range: no
+    element can equal it, and every element is on the same side of it (NumPy 2's rule:
+    ``uint8_t == -1`` is all False, ``uint8_t > -1`` all True)."""
+    if not isinstance(x1, Tensor):
+        name, x1, x2 = _ORDER[name], x2, x1
+    above = x2 > 0
+    value = {"equal": False, "not_equal": True, "less": above, "less_equal": above,
+             "greater": not above, "greater_equal": not above}[name]
+    return new_tensor(jnp.full_like(x1._value(), value, dtype=bool))
 
 
 def _check(name: str, x: Any) -> Any:

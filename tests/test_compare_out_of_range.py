@@ -1,0 +1,43 @@
+"""Comparing an integer Tensor with a Python int outside its dtype's range gives NumPy 2's
+answer (``uint8_t == -1`` is all False, ``uint8_t > -1`` all True) for every comparison,
+both operand orders, the operators and the namespace functions, eagerly and under jit."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+from jaxtensor._config import X64
+
+DTYPES = ["uint8", "int8", "uint16", "int16", "int32", "uint32"] + (
+    ["int64", "uint64"] if X64 else [])
+VALUES = [-1, 256, -129, 128, 2**16, -(2**31) - 1, 2**32, -(2**40), 2**64, -(2**70), 5, 0]
+OPS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+       "ge": "greater_equal"}
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_every_comparison_matches_numpy(dt):
+    a = np.array([[0, 1], [100, 7]], dt)
+    t = jt.asarray(a)
+    for op, fname in OPS.items():
+        f = getattr(operator, op)
+        for v in VALUES:
+            want = f(a, v)
+            np.testing.assert_array_equal(np.asarray(f(t, v)), want, err_msg=f"{op} {v}")
+            np.testing.assert_array_equal(np.asarray(f(v, t)), f(v, a), err_msg=f"{v} {op}")
+            np.testing.assert_array_equal(np.asarray(getattr(jt, fname)(t, v)), want)
+            got = f(t, v)
+            assert got.dtype == jt.bool and got.shape == a.shape
+
+
+def test_under_jit_and_with_arithmetic_still_raising():
+    u = jt.asarray([0, 1, 255], dtype=jt.uint8)
+    f = jt.jit(lambda x: (x == -1, x > -1, x < 300))
+    eq, gt, lt = f(u)
+    assert eq.tolist() == [False] * 3 and gt.tolist() == [True] * 3 and lt.tolist() == [True] * 3
+    with pytest.raises(OverflowError, match="out of bounds"):
+        u + 300  # arithmetic keeps NumPy 2's OverflowError
