@@ -91,10 +91,25 @@ def pow(p: Any, q: Any) -> Any:  # noqa: A001 - the standard's name
     if p.dtype == jnp.bool_:
         return jnp.power(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     if jnp.issubdtype(p.dtype, jnp.integer):
-        return jnp.power(p, q)
+        return _int_pow(p, q)
     r = jnp.power(p, q)
     # x ** 0 == 1 for every x (NaN included)
     return jnp.where(q == 0, jnp.ones_like(r), r)
+
+
+def _int_pow(p: Any, q: Any) -> Any:
+    """Integer power by squaring over every bit of the exponent, wrapping as NumPy does
+    (``jnp.power`` gives ``x ** (n mod 64)``-like results for large ``n`` in small dtypes).
+    Negative exponents keep ``jnp.power``'s answer."""
+    q = jnp.broadcast_to(q, jnp.broadcast_shapes(jnp.shape(p), jnp.shape(q)))
+    p = jnp.broadcast_to(p, q.shape)
+    e = jnp.where(q < 0, jnp.zeros_like(q), q)
+    result, base = jnp.ones_like(p), p
+    for _ in range(jnp.iinfo(q.dtype).bits):
+        result = jnp.where((e & 1) == 1, result * base, result)
+        base = base * base
+        e = e >> 1
+    return jnp.where(q < 0, jnp.power(p, q), result)
 
 
 def logaddexp(p: Any, q: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Comparing an integer Tensor with a Python int outside its dtype's range gives NumPy 2's
+"""Integer edge cases against NumPy 2. Comparing an integer Tensor with a Python int outside its dtype's range gives NumPy 2's
 answer (``uint8_t == -1`` is all False, ``uint8_t > -1`` all True) for every comparison,
 both operand orders, the operators and the namespace functions, eagerly and under jit."""
 
@@ -41,3 +41,23 @@ def test_under_jit_and_with_arithmetic_still_raising():
     assert eq.tolist() == [False] * 3 and gt.tolist() == [True] * 3 and lt.tolist() == [True] * 3
     with pytest.raises(OverflowError, match="out of bounds"):
         u + 300  # arithmetic keeps NumPy 2's OverflowError
+
+
+INT_POW_DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32"] + (
+    ["int64", "uint64"] if X64 else [])
+
+
+@pytest.mark.parametrize("dt", INT_POW_DTYPES)
+def test_integer_power_wraps_like_numpy_for_every_exponent(dt):
+    info = np.iinfo(dt)
+    a = np.array([3, 2, 1, 0, 5, 7] + ([-3, -2] if info.min < 0 else []), dt)
+    t = jt.asarray(a)
+    for n in (0, 1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, 127, 128, 200, 255, 1000, 2**20 + 3):
+        if n > info.max:
+            continue
+        with np.errstate(all="ignore"):
+            want = a ** np.array(n, dt)
+        np.testing.assert_array_equal(np.asarray(t ** n), want, err_msg=f"{dt} ** {n}")
+        np.testing.assert_array_equal(np.asarray(jt.pow(t, jt.asarray(np.array(n, dt)))), want)
+        e = np.full(a.shape, n, dt)  # an exponent array
+        np.testing.assert_array_equal(np.asarray(jt.pow(t, jt.asarray(e))), want)
