@@ -1,6 +1,9 @@
-"""Integer edge cases against NumPy 2. Comparing an integer Tensor with a Python int outside its dtype's range gives NumPy 2's
+"""Integer edge cases against NumPy 2.
+
+Comparing an integer Tensor with a Python int outside its dtype's range gives NumPy 2's
 answer (``uint8_t == -1`` is all False, ``uint8_t > -1`` all True) for every comparison,
-both operand orders, the operators and the namespace functions, eagerly and under jit."""
+both operand orders, the operators and the namespace functions, eagerly and under jit; and
+``x ** n`` wraps as NumPy's does for every exponent."""
 
 from __future__ import annotations
 
