@@ -234,24 +234,43 @@ def _axis_arg(axis: Any, dim: Any) -> Any:
     return dim if axis is None and dim is not None else axis
 
 
+def _into(out: Any, result: Tensor, name: str) -> Tensor:
+    """NumPy's ``out=`` of a reduction method (``np.sum(t)`` passes ``out=None``)."""
+    if out is None:
+        return result
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(out=...) must be a Tensor, got {type(out).__name__}")
+    out[...] = result
+    return out
+
+
+def _as(x: Tensor, dtype: Any) -> Tensor:
+    return x if dtype is None else _astype(x, dtype)
+
+
 def _reduction(fn: Callable, with_dtype: bool = False, with_correction: bool = False) -> Any:
     """The method form of the reduction ``fn``: positional ``axis``, PyTorch's ``dim`` and
-    ``keepdim`` (and NumPy's ``ddof`` for ``var``/``std``)."""
+    ``keepdim``, and NumPy's keywords (``dtype``, ``out``, ``ddof`` for ``var``/``std``), so
+    that ``np.sum(t)``, ``np.std(t, ddof=1)`` and the like work on Tensors."""
+    name = fn.__name__
     if with_dtype:
         def m(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-              *, dim: Any = None, keepdim: bool = False) -> Tensor:
-            return fn(self, axis=_axis_arg(axis, dim), dtype=dtype, keepdims=keepdims or keepdim)
+              *, dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
+            return _into(out, fn(self, axis=_axis_arg(axis, dim), dtype=dtype,
+                                 keepdims=keepdims or keepdim), name)
     elif with_correction:
         def m(self: Tensor, axis: Any = None, correction: Any = 0.0,
               keepdims: bool = False, *, dim: Any = None, keepdim: bool = False,
-              ddof: Any = None) -> Tensor:
-            return fn(self, axis=_axis_arg(axis, dim),
-                      correction=correction if ddof is None else ddof,
-                      keepdims=keepdims or keepdim)
+              ddof: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
+            return _into(out, fn(_as(self, dtype), axis=_axis_arg(axis, dim),
+                                 correction=correction if ddof is None else ddof,
+                                 keepdims=keepdims or keepdim), name)
     else:
         def m(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-              dim: Any = None, keepdim: bool = False) -> Tensor:
-            return fn(self, axis=_axis_arg(axis, dim), keepdims=keepdims or keepdim)
+              dim: Any = None, keepdim: bool = False, dtype: Any = None,
+              out: Any = None) -> Tensor:
+            return _into(out, fn(_as(self, dtype), axis=_axis_arg(axis, dim),
+                                 keepdims=keepdims or keepdim), name)
     m.__name__, m.__qualname__ = fn.__name__, f"Tensor.{fn.__name__}"
     m.__doc__ = f"Method form of :func:`jaxtensor.{fn.__name__}` (``dim`` = ``axis``)."
     return m
@@ -261,8 +280,10 @@ _sum = _reduction(sum, with_dtype=True)
 
 
 def sum_method(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-               *, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """Method form of :func:`jaxtensor.sum` (``dim`` = ``axis``)."""
+               *, dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
+    """Method form of :func:`jaxtensor.sum` (``dim`` = ``axis``; NumPy's ``out``)."""
+    if out is not None:
+        return _into(out, _sum(self, axis, dtype, keepdims, dim=dim, keepdim=keepdim), "sum")
     if axis is None and dtype is None and dim is None and not (keepdims or keepdim):
         # sum()'s fast path inlined: a call layer is a measurable part of a small x.sum()
         v = self._value()
@@ -291,15 +312,17 @@ def cumprod_method(self: Tensor, axis: Any = None, dtype: Any = None, *,
 
 
 def all_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-               dim: Any = None, keepdim: bool = False) -> Tensor:
-    """Method form of :func:`jaxtensor.all` (``dim`` = ``axis``)."""
-    return all(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
+               dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
+    """Method form of :func:`jaxtensor.all` (``dim`` = ``axis``; NumPy's ``out``)."""
+    return _into(out, all(self, axis=axis if dim is None else dim,
+                          keepdims=keepdims or keepdim), "all")
 
 
 def any_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-               dim: Any = None, keepdim: bool = False) -> Tensor:
-    """Method form of :func:`jaxtensor.any` (``dim`` = ``axis``)."""
-    return any(self, axis=axis if dim is None else dim, keepdims=keepdims or keepdim)
+               dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
+    """Method form of :func:`jaxtensor.any` (``dim`` = ``axis``; NumPy's ``out``)."""
+    return _into(out, any(self, axis=axis if dim is None else dim,
+                          keepdims=keepdims or keepdim), "any")
 
 
 def argsort_method(self: Tensor, axis: int = -1, descending: bool = False,

@@ -1,0 +1,50 @@
+"""NumPy's reduction functions called on Tensors (``np.sum(t)``, ``np.std(t, ddof=1)``, ...)
+reach the Tensor methods with NumPy's keywords (``axis``, ``dtype``, ``out``, ``keepdims``,
+``ddof``) and give NumPy's values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+
+A = np.arange(12.0).reshape(3, 4) - 4.5
+REDUCTIONS = ["sum", "mean", "max", "min", "prod", "std", "var", "any", "all"]
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_numpy_reductions_take_tensors(name):
+    f = getattr(np, name)
+    t = jt.asarray(A)
+    kws = [{}, {"axis": 0}, {"axis": 1}, {"axis": 1, "keepdims": True}, {"axis": (0, 1)}]
+    if name not in ("max", "min", "any", "all"):
+        kws.append({"axis": 0, "dtype": np.float32})
+    if name in ("std", "var"):
+        kws += [{"ddof": 1}, {"axis": 0, "ddof": 2}]
+    for kw in kws:
+        got, want = f(t, **kw), f(A, **kw)
+        assert isinstance(got, jt.Tensor), (name, kw)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, err_msg=f"{name} {kw}")
+        assert got.shape == np.shape(want)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "prod", "any"])
+def test_out_takes_a_tensor(name):
+    f = getattr(np, name)
+    t = jt.asarray(A)
+    want = f(A, axis=0)
+    out = jt.zeros(4, dtype=jt.bool if name == "any" else jt.float64)
+    res = f(t, axis=0, out=out)
+    assert res is out
+    np.testing.assert_allclose(np.asarray(out), want)
+    with pytest.raises(TypeError, match="must be a Tensor"):
+        getattr(t, name)(axis=0, out=np.zeros(4))
+
+
+def test_cumsum_and_the_method_forms_keep_their_torch_spellings():
+    t = jt.asarray(A)
+    np.testing.assert_array_equal(np.asarray(np.cumsum(t, axis=1)), np.cumsum(A, axis=1))
+    np.testing.assert_array_equal(np.asarray(t.sum(dim=0, keepdim=True)),
+                                  A.sum(axis=0, keepdims=True))
+    np.testing.assert_allclose(np.asarray(t.std(dim=1, correction=1)), A.std(axis=1, ddof=1))
