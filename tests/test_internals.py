@@ -473,3 +473,14 @@ def test_element_wise_caches_are_bounded_registered_and_cleared() -> None:
     assert not any(len(c) for c in caches)
     assert (x + 1.0).tolist() == [2.0, 3.0]
     assert float(x.sum()) == 3.0
+
+
+def test_a_flush_that_drops_duplicate_writes_leaves_nothing_queued():
+    # (the flush's count of applied items once shrank with its de-duplication, so items were
+    # left queued and applied again after a later slice write)
+    for n in range(1, 7):
+        x = jt.zeros(3)
+        for _ in range(n):
+            x[0] = 1.0
+        x[:1] = 3.0
+        assert x.tolist() == [3.0, 0.0, 0.0] and not x._storage._pending, n

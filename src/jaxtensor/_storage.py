@@ -264,8 +264,9 @@ class Storage:
     def _flush(self) -> None:
         """Apply the queued writes (the caller holds LOCK)."""
         p = self._pending
-        n = len(p)
-        items = p[:n]
+        taken = len(p)
+        items = p[:taken]
+        n = taken
         # (the items leave the queue only once applied: until then readers in other threads
         # see a non-empty queue and wait for this flush; writes queued meanwhile by other
         # threads stay after them, for the next flush)
@@ -296,7 +297,7 @@ class Storage:
             del arr
             self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
         finally:
-            del p[:n]
+            del p[:taken]
 
 
 def _flush_picker(bucket: int, unravel: bool) -> Callable[[bool | None], Callable]:
