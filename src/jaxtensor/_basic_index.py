@@ -18,7 +18,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from . import _cache, _kernels, _view
+from . import _cache, _index_plan, _kernels, _view
 from ._context import current as _current_jit
 from ._index_plan import Int, NewAxis, Plan, Slice
 from ._view import View
@@ -61,7 +61,7 @@ class Template:
 
     __slots__ = (
         "steps", "comp", "shape", "key", "n_old", "const", "int_terms", "int_checks",
-        "size", "_pure", "_write", "_write_donate", "view_fast",
+        "size", "pick", "view_fast",
     )
 
     def __init__(self, view: View, n_old: int, int_checks: list[tuple[int, int]]) -> None:
@@ -83,30 +83,37 @@ class Template:
         self.const = tuple(const)
         self.int_terms = tuple(terms)
         self.int_checks = tuple(int_checks)  # (axis, size) per int in the key
-        self._pure = self._write = self._write_donate = None
+        # the write kernels, the ``pick`` argument of Storage.update
+        self.pick = _kernels.Kernels(self.write_py)
         # the memo of the views this template makes (all of one structure)
         self.view_fast = _view.memo()
 
     def starts(self, old: tuple, ints: list[Any]) -> list[Any]:
-        """The view's start offsets for these int values (bounds checked, negatives wrapped)."""
+        """The view's start offsets for these int values (bounds checked, negatives wrapped;
+        ``ints`` itself is left as it is)."""
+        wrapped = ints
         for j, (axis, n) in enumerate(self.int_checks):
             i = ints[j]
             if type(i) is not int:  # traced (inside jit): checked by the trace, wrapped here
                 jt = _current_jit.get()
                 if jt is not None:
                     jt.check_index(i, n, axis)
-                ints[j] = jnp.where(i < 0, i + n, i)
+                if wrapped is ints:
+                    wrapped = list(ints)
+                wrapped[j] = jnp.where(i < 0, i + n, i)
             elif i < 0:
                 if i < -n:
                     raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
-                ints[j] = i + n
+                if wrapped is ints:
+                    wrapped = list(ints)
+                wrapped[j] = i + n
             elif i >= n:
                 raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         out = list(self.const)
         for p in range(len(old)):
             out[p] += old[p]
         for pos, j, c in self.int_terms:
-            out[pos] += ints[j] * c
+            out[pos] += wrapped[j] * c
         return out
 
     def view(self, starts: list[int], origin: tuple | None = None) -> View:
@@ -126,26 +133,6 @@ class Template:
 
         return write
 
-    def pick(self, donate: bool | None) -> Callable:
-        """The write kernel for :meth:`Storage.update`."""
-        if donate is None:
-            fn = self._pure
-            if fn is None:
-                fn = self._pure = self.write_py()
-            return fn
-        return self.write_fn(donate)
-
-    def write_fn(self, donate: bool) -> Callable:
-        if donate:
-            fn = self._write_donate
-            if fn is None:
-                fn = self._write_donate = jax.jit(self.write_py(), donate_argnums=(0,))
-        else:
-            fn = self._write
-            if fn is None:
-                fn = self._write = jax.jit(self.write_py())
-        return fn
-
 
 def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) -> Template:
     """The template for a basic ``plan`` (of signature ``sig``) on a tensor (``view`` of a
@@ -161,12 +148,17 @@ def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) 
     return tpl
 
 
-def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template | None:
-    """The template already made for ``sig``, if any (the fast path of a repeated key)."""
+def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
+    """The template of the basic key signature ``sig`` on a tensor (``view`` of a base, of
+    ``shape``): a memo lookup for a repeated key, else planned and made."""
     if view is None:
-        return _base_templates.get((shape, sig))
-    cache = view.fast
-    return None if cache is None else cache.get(sig)
+        tpl = _base_templates.get((shape, sig))
+    else:
+        cache = view.fast
+        tpl = None if cache is None else cache.get(sig)
+    if tpl is None:
+        tpl = template(view, shape, sig, _index_plan.plan(shape, sig))
+    return tpl
 
 
 def _build(view: View | None, shape: tuple[int, ...], plan: Plan) -> Template:

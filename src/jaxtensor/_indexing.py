@@ -93,19 +93,16 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     v = x._view
     sig = _basic_sig(key)
     if sig is not None:
-        shape = x.shape
-        tpl = _basic_index.lookup(v, shape, sig)
-        if tpl is None:
-            tpl = _basic_index.template(v, shape, sig, _index_plan.plan(shape, sig))
+        tpl = _basic_index.lookup(v, x.shape, sig)
         ints = _ints(key)
-        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, ints[:] if ints else ints),
+        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, ints),
                                   (v, tpl, ints)))
     shape = x.shape
     sig, values = _index_plan.split(key)
     plan = _index_plan.plan(shape, sig)
     if plan.basic:
         tpl = _basic_index.template(v, shape, sig, plan)
-        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, values[:] if values else values),
+        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, values),
                                   (v, tpl, values)))
     adv = _advanced(plan, values, shape)
     if adv.shape is None:
@@ -129,10 +126,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         return
     sig = _basic_sig(key)
     if sig is not None:
-        shape = x.shape
-        tpl = _basic_index.lookup(v, shape, sig)
-        if tpl is None:
-            tpl = _basic_index.template(v, shape, sig, _index_plan.plan(shape, sig))
+        tpl = _basic_index.lookup(v, x.shape, sig)
         ints = _ints(key)
         if type(value) is Tensor and _is_target(value, x, tpl, ints):
             return
@@ -395,12 +389,16 @@ def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advance
         bshape = _index_plan.broadcast_index_shapes(adv)
         out = _index_plan.result_shape(tuple(resolved), bshape, gap)
         bsize = math.prod(bshape)
-    if bsize:  # NumPy checks array bounds only when something is selected
-        for a, axis, n in arrays:
+    # NumPy checks array bounds only when something is selected, except a 0-D array's (it
+    # is checked like the integer it holds)
+    for a, axis, n in arrays:
+        if bsize or not a.ndim:
             if isinstance(a, Tracer):
                 check_traced(a, n, axis)
                 continue
             a_np = np.asarray(a)
+            if not a_np.size:
+                continue
             lo, hi = int(a_np.min()), int(a_np.max())
             if lo < -n or hi >= n:
                 raise _bounds_error(hi if hi >= n else lo, axis, n)
