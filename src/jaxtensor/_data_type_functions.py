@@ -1,5 +1,6 @@
 """Data type functions of the Array API standard: ``astype``, ``can_cast``, ``finfo``,
-``iinfo``, ``isdtype``, ``result_type``."""
+``iinfo``, ``isdtype``, ``result_type``; and PyTorch's ``set_default_dtype`` and
+``get_default_dtype`` (the default floating dtype)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ import numpy as np
 from . import _cache, _dtypes, _kernels
 from ._tensor import Tensor
 
-__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
+__all__ = [
+    "astype", "can_cast", "finfo", "get_default_dtype", "iinfo", "isdtype", "result_type",
+    "set_default_dtype",
+]
 
 
 def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Tensor:
@@ -209,3 +213,44 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     for s in scalars:
         dt = _dtypes.scalar_result(dt, s)
     return dt
+
+
+def set_default_dtype(d: Any, /) -> None:
+    """Make ``d`` (``float32``, the default, or ``float64``) the default real floating dtype,
+    and its complex counterpart (``complex64`` or ``complex128``) the default complex dtype,
+    as ``torch.set_default_dtype`` does.
+
+    Every function that picks a floating dtype by default follows it: ``asarray`` of Python
+    floats, ``zeros``/``ones``/``empty``/``full``/``eye``/``linspace``/``arange`` without
+    ``dtype``, float-only functions of integers (``divide``, ``sin``, ``mean``, ``fft``,
+    ``linalg``), ``int_tensor + 1.0``, and ``__array_namespace_info__().default_dtypes()``.
+    Setting ``JAXTENSOR_DEFAULT_FLOAT=float64`` in the environment before import does the
+    same for the whole process. ``float64`` needs JAX's 64-bit mode (on unless
+    ``JAX_ENABLE_X64=0``): without it this raises ``ValueError``. The setting is process-wide;
+    set it at the start of a program: it empties jaxtensor's and JAX's compilation caches, so
+    functions compiled before it are traced again with the new default.
+
+    >>> import jaxtensor as jt
+    >>> jt.set_default_dtype(jt.float64)
+    >>> jt.asarray([1.5]).dtype, jt.mean(jt.asarray([1, 2])).dtype
+    (dtype('float64'), dtype('float64'))
+    >>> jt.set_default_dtype(jt.float32)
+    >>> jt.get_default_dtype()
+    dtype('float32')
+    """
+    before = _dtypes.default_float
+    _dtypes.set_default_float(d)
+    if _dtypes.default_float != before:
+        _cache.clear_caches()
+        jax.clear_caches()
+
+
+def get_default_dtype() -> np.dtype:
+    """The default real floating dtype (``float32`` unless changed with
+    :func:`set_default_dtype` or ``JAXTENSOR_DEFAULT_FLOAT``), as ``torch.get_default_dtype``.
+
+    >>> import jaxtensor as jt
+    >>> jt.get_default_dtype()
+    dtype('float32')
+    """
+    return _dtypes.default_float

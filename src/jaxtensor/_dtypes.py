@@ -1,12 +1,18 @@
-"""Data types, the Array API promotion table and Python-scalar (weak) promotion.
+"""Data types, the Array API promotion table, Python-scalar (weak) promotion and the
+default floating dtypes.
 
 The dtype objects are NumPy ``dtype`` instances (``jt.float32 == np.dtype("float32")``), so
-they interoperate with NumPy and JAX without conversion.
+they interoperate with NumPy and JAX without conversion. The default real and complex
+floating dtypes (``float32``/``complex64``) become ``float64``/``complex128`` when the
+environment sets ``JAXTENSOR_DEFAULT_FLOAT=float64`` before import, or after
+``jaxtensor.set_default_dtype(jaxtensor.float64)``; every caller reads them as
+``_dtypes.default_float``/``_dtypes.default_complex`` at call time.
 """
 
 from __future__ import annotations
 
 import builtins
+import os
 
 import numpy as np
 
@@ -40,6 +46,7 @@ real_floating_dtypes = tuple(d for d in all_dtypes if d.kind == "f")
 complex_floating_dtypes = tuple(d for d in all_dtypes if d.kind == "c")
 numeric_dtypes = tuple(d for d in all_dtypes if d.kind in "iufc")
 
+#: The default real floating dtype (``set_default_float`` changes it, with ``default_complex``).
 default_float = float32
 default_complex = complex64
 default_int = int64 if X64 else int32
@@ -122,10 +129,42 @@ def scalar_result(dtype: np.dtype, scalar: object) -> np.dtype:
     if isinstance(scalar, complex):
         if dtype.kind == "c":
             return dtype
-        if dtype == float64:
-            return complex128
+        if dtype.kind == "f":
+            return complex128 if dtype == float64 else complex64
         return default_complex
     raise TypeError(f"unsupported scalar type {type(scalar).__name__}")
+
+
+def set_default_float(dtype: object) -> None:
+    """Make ``dtype`` (``float32`` or ``float64``) the default real floating dtype and its
+    complex counterpart the default complex dtype. The caller clears the caches whose
+    decisions depend on them."""
+    global default_float, default_complex
+    try:
+        dt = None if dtype is None else np.dtype(dtype.dtype if isinstance(dtype, DType) else dtype)
+    except TypeError:
+        dt = None
+    if dt is None or dt not in (float32, float64):
+        raise TypeError(
+            f"the default floating dtype must be float32 or float64, got {dtype!r}"
+        )
+    if dt == float64 and not X64:
+        raise ValueError(
+            "float64 cannot be the default floating dtype: JAX's 64-bit mode is off "
+            "(JAX_ENABLE_X64=0), so float64 Tensors do not exist; unset JAX_ENABLE_X64"
+        )
+    default_float = dt
+    default_complex = complex128 if dt == float64 else complex64
+
+
+def _default_from_env() -> None:
+    name = os.environ.get("JAXTENSOR_DEFAULT_FLOAT", "").strip()
+    if not name:
+        return
+    try:
+        set_default_float(name)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"JAXTENSOR_DEFAULT_FLOAT={name!r}: {exc}") from None
 
 
 def as_dtype(dtype: object) -> np.dtype:
@@ -206,6 +245,8 @@ class DType:
     def __reduce__(self) -> tuple:
         return (DType, (self.dtype,))
 
+
+_default_from_env()
 
 #: The public constants, by name.
 public = {str(d): DType(d) for d in _all_dtypes_x64}

@@ -72,7 +72,9 @@ class ArrayNamespaceInfo:
         return devs if API_VERSION >= "2025.12" else list(devs)
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
-        """Default dtypes: float32, complex64, and int64 (int32 when 64-bit mode is off)."""
+        """Default dtypes: float32 and complex64 (float64 and complex128 after
+        ``set_default_dtype(float64)`` or with ``JAXTENSOR_DEFAULT_FLOAT=float64``), and int64
+        (int32 when 64-bit mode is off)."""
         return {
             "real floating": _dtypes.default_float,
             "complex floating": _dtypes.default_complex,
