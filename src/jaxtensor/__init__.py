@@ -64,6 +64,7 @@ int8, int16, int32, int64 = (_dtypes.public[f"int{n}"] for n in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (_dtypes.public[f"uint{n}"] for n in (8, 16, 32, 64))
 float32, float64 = _dtypes.public["float32"], _dtypes.public["float64"]
 complex64, complex128 = _dtypes.public["complex64"], _dtypes.public["complex128"]
+float16, bfloat16 = _dtypes.public["float16"], _dtypes.public["bfloat16"]  # extensions
 
 # Tensor's operators and methods, bound from one table once the namespace exists
 from . import _methods
@@ -72,7 +73,7 @@ __array_api_version__ = _info.API_VERSION
 
 _DTYPE_NAMES = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
+    "float32", "float64", "complex64", "complex128", "float16", "bfloat16",
 ]
 
 __all__ = sorted(

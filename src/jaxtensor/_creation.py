@@ -118,7 +118,7 @@ def _infer_python_dtype(obj: Any) -> np.dtype:
             kinds.add("c")
         else:
             dt = np.asarray(o).dtype
-            if dt.kind not in "biufc":  # (a string, bytes, a date, an object)
+            if _dtypes.kind(dt) not in "biufc":  # (a string, bytes, a date, an object)
                 _dtypes.as_dtype(dt)  # raises TypeError naming the dtype
             dts.append(_dtypes.canonical(dt))
 

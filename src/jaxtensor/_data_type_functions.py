@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from . import _cache, _dtypes, _kernels
@@ -67,7 +68,7 @@ def _dtype_of(obj: Any, fname: str, *, metadata: builtins.bool = False) -> np.dt
         obj = obj.dtype
     if hasattr(obj, "dtype") and not isinstance(obj, (type, np.dtype)):
         obj = obj.dtype
-    if metadata and isinstance(obj, np.dtype) and obj in _dtypes._all_dtypes_x64:
+    if metadata and isinstance(obj, np.dtype) and obj in _dtypes.supported_dtypes:
         return obj
     try:
         return _dtypes.as_dtype(obj)
@@ -126,11 +127,11 @@ def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's name
     (32, dtype('float32'))
     """
     dt = _dtype_of(type, "finfo", metadata=True)
-    if dt.kind not in "fc":
+    if _dtypes.kind(dt) not in "fc":
         raise TypeError(f"finfo() needs a floating-point dtype, got {dt}; use iinfo() for integers")
     out = _finfo_cache.get(dt)
     if out is None:
-        fi = np.finfo(dt)
+        fi = jnp.finfo(dt)
         real = np.dtype(fi.dtype)
         out = _finfo_cache[dt] = finfo_object(
             bits=int(fi.bits), eps=float(fi.eps), max=float(fi.max), min=float(fi.min),
@@ -181,7 +182,7 @@ def isdtype(dtype: Any, kind: Any) -> builtins.bool:
         return builtins.any(isdtype(dtype, k) for k in kind)
     if isinstance(kind, str):
         try:
-            return dtype.kind in _KINDS[kind]
+            return _dtypes.kind(dtype) in _KINDS[kind]
         except KeyError:
             raise ValueError(
                 f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}"

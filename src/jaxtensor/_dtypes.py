@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import os
 
+import jax.numpy as jnp
 import numpy as np
 
 from ._config import X64
@@ -31,6 +32,10 @@ float32 = np.dtype("float32")
 float64 = np.dtype("float64")
 complex64 = np.dtype("complex64")
 complex128 = np.dtype("complex128")
+#: The half-precision extension dtypes (JAX's and PyTorch's; not in the standard).
+float16 = np.dtype("float16")
+bfloat16 = np.dtype(jnp.bfloat16)  # NumPy kind "V": ask kind(), not .kind
+half_dtypes = (float16, bfloat16)
 
 _WIDE = (int64, uint64, float64, complex128)
 _signed_ints = (int8, int16, int32, int64)
@@ -52,11 +57,18 @@ default_complex = complex64
 default_int = int64 if X64 else int32
 default_index = default_int
 
-_NAMES = {str(d): d for d in _all_dtypes_x64}
+#: Every dtype a Tensor may have: the standard's and the half-precision extensions.
+supported_dtypes = (*_all_dtypes_x64, *half_dtypes)
+_NAMES = {str(d): d for d in supported_dtypes}
+
+
+def kind(dt: np.dtype) -> str:
+    """NumPy's kind character of ``dt``, with ``"f"`` for ``bfloat16`` (NumPy says ``"V"``)."""
+    return "f" if dt == bfloat16 else dt.kind
 
 
 def _kind_rank(dt: np.dtype) -> int:
-    return {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}[dt.kind]
+    return {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}[kind(dt)]
 
 
 def _promote_pair(a: np.dtype, b: np.dtype) -> np.dtype:
@@ -76,7 +88,9 @@ def _promote_pair(a: np.dtype, b: np.dtype) -> np.dtype:
         if _kind_rank(hi) == 3 and _kind_rank(lo) == 2:
             return complex128 if max(hi.itemsize // 2, lo.itemsize) == 8 else complex64
         return hi
-    if a.kind in "fc":
+    if ka >= 2:
+        if a.itemsize == b.itemsize:  # float16 with bfloat16 (JAX and PyTorch)
+            return float32
         return a if a.itemsize >= b.itemsize else b
     if a.kind == b.kind:
         return a if a.itemsize >= b.itemsize else b
@@ -102,8 +116,8 @@ def _promote_checked(a: np.dtype, b: np.dtype) -> np.dtype:
 
 
 _table: dict[tuple[np.dtype, np.dtype], np.dtype] = {}
-for _a in _all_dtypes_x64:
-    for _b in _all_dtypes_x64:
+for _a in supported_dtypes:
+    for _b in supported_dtypes:
         try:
             _table[_a, _b] = _promote_checked(_a, _b)
         except TypeError:
@@ -125,11 +139,11 @@ def scalar_result(dtype: np.dtype, scalar: object) -> np.dtype:
     if isinstance(scalar, int):
         return dtype if dtype.kind != "b" else default_int
     if isinstance(scalar, float):
-        return dtype if dtype.kind in "fc" else default_float
+        return dtype if dtype.kind in "fc" or dtype == bfloat16 else default_float
     if isinstance(scalar, complex):
         if dtype.kind == "c":
             return dtype
-        if dtype.kind == "f":
+        if kind(dtype) == "f":
             return complex128 if dtype == float64 else complex64
         return default_complex
     raise TypeError(f"unsupported scalar type {type(scalar).__name__}")
@@ -178,9 +192,10 @@ def as_dtype(dtype: object) -> np.dtype:
             dt = np.dtype(dtype)
         except TypeError:
             raise TypeError(f"{dtype!r} is not a dtype; use e.g. jaxtensor.float32") from None
-    if dt not in _all_dtypes_x64:
+    if dt not in supported_dtypes:
         raise TypeError(
-            f"dtype {dt} is not supported; jaxtensor supports {', '.join(map(str, all_dtypes))}"
+            f"dtype {dt} is not supported; jaxtensor supports "
+            f"{', '.join(map(str, (*all_dtypes, *half_dtypes)))}"
         )
     if not X64 and dt in _WIDE:
         raise TypeError(
@@ -249,4 +264,4 @@ class DType:
 _default_from_env()
 
 #: The public constants, by name.
-public = {str(d): DType(d) for d in _all_dtypes_x64}
+public = {str(d): DType(d) for d in supported_dtypes}

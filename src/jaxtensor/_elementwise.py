@@ -125,6 +125,15 @@ def _cast(a: Any, dt: np.dtype) -> Any:
     return a if a.dtype == dt else a.astype(dt)
 
 
+def _float_kernel(name: str, fn: Callable, dt: np.dtype) -> Callable:
+    """``fn`` of a float-only function computing in ``dt``; a half dtype computes in float32
+    and rounds once at the end, as PyTorch does (JAX would round some steps in half
+    precision: its ``log2`` of ``bfloat16`` is 2 units in the last place off)."""
+    if dt in _dtypes.half_dtypes and name != "nextafter":
+        return lambda *xs: fn(*(x.astype(np.float32) for x in xs)).astype(dt)
+    return lambda *xs: fn(*(_cast(x, dt) for x in xs))
+
+
 #: (name, dtype computed in) -> the compiled kernel (the name fixes the kernel: one row each).
 _binary_kernels = _cache.cache("element-wise kernels", 4096)
 
@@ -147,6 +156,7 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
     kernel = _binary_kernels.get((name, dt))
     if kernel is None:
         kernel = _binary_kernels[name, dt] = jax.jit(
+            _float_kernel(name, fn, dt) if floating else
             lambda p, q: fn(_cast(p, dt), _cast(q, dt)))
     out = new_tensor(kernel(a, b))
     remember(name, x1, x2, a, b, dt, kernel)
@@ -188,7 +198,7 @@ def _unary_float(name: str, fn: Callable[[Any], Any], x: Tensor) -> Tensor:
     """A float-only function: integer/boolean input is computed in the default float."""
     v = _check(name, x)
     dt = float_of(v.dtype)
-    return Tensor._wrap(_kernels.call((name, dt), lambda: lambda p: fn(_cast(p, dt)), v))
+    return Tensor._wrap(_kernels.call((name, dt), lambda: _float_kernel(name, fn, dt), v))
 
 
 def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
@@ -207,7 +217,7 @@ def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
 
 def _bitwise_check(name: str, x: Any, shift: builtins.bool = False) -> None:
     if isinstance(x, Tensor):
-        kind = x.dtype.kind
+        kind = _dtypes.kind(x.dtype)
         if kind in "fc" or (shift and kind == "b"):
             raise TypeError(
                 f"{name}() needs {'integer' if shift else 'integer or boolean'} Tensors, "
@@ -335,7 +345,7 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
                 if kind is None:
                     continue
                 b = next(it)
-                if dt.kind in "iu" and b.dtype.kind == "f":
+                if dt.kind in "iu" and _dtypes.kind(b.dtype) == "f":
                     # float bound on an integer Tensor: compare in float, keep x's dtype
                     rf = r.astype(b.dtype)
                     rf = jnp.minimum(rf, b) if is_max else jnp.maximum(rf, b)

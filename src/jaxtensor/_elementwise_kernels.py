@@ -128,7 +128,7 @@ def hypot(p: Any, q: Any) -> Any:
 def _real_sign(a: Any) -> Any:
     if a.dtype.kind == "u":
         return (a > 0).astype(a.dtype)
-    if a.dtype.kind == "f":
+    if a.dtype.kind == "f" or a.dtype == jnp.bfloat16:
         return jnp.where(a == 0, jnp.zeros_like(a), jnp.sign(a))  # +0 for -0, as NumPy
     return jnp.sign(a)
 

@@ -82,6 +82,8 @@ def scalar(s: Any, dt: np.dtype) -> Any:
                 return s
     if isinstance(s, complex) and dt.kind != "c":
         raise TypeError(f"cannot combine a complex scalar with a Tensor of dtype {dt}")
+    if t is int and dt in _dtypes.half_dtypes:  # (NumPy converts big ints to them badly)
+        s = float(s)
     try:
         return np.asarray(s, dtype=dt)
     except OverflowError:
@@ -92,4 +94,4 @@ def scalar(s: Any, dt: np.dtype) -> Any:
 
 def float_of(dt: np.dtype) -> np.dtype:
     """The floating dtype a float-only function computes in for inputs of dtype ``dt``."""
-    return dt if dt.kind in "fc" else _dtypes.default_float
+    return dt if dt.kind in "fc" or dt == _dtypes.bfloat16 else _dtypes.default_float

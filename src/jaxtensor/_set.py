@@ -41,7 +41,7 @@ class UniqueInverseResult(NamedTuple):
 def _unique_host(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """values, first indices, inverse (flat), counts; NaNs distinct, -0 == +0."""
     flat = a.reshape(-1)
-    if flat.dtype.kind in "fc":
+    if _dtypes.kind(flat.dtype) in "fc":
         nan = np.isnan(flat)
         if nan.any():
             keep = np.flatnonzero(~nan)

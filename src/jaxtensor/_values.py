@@ -23,6 +23,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from . import _dtypes
 from ._creation import asarray
 from ._tensor import Tensor
 
@@ -78,12 +79,12 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
     vdt = np.dtype(arr.dtype)
     if vdt.kind == "c" and dtype.kind != "c":
         raise _value_dtype_error(vdt, dtype)
-    if vdt.kind not in "biufc":
+    if _dtypes.kind(vdt) not in "biufc":
         raise TypeError(
             f"cannot assign a value of dtype {vdt} to a Tensor of dtype {dtype}: only numbers "
             "and booleans can be stored; convert the value first"
         )
-    if (arr.ndim == 0 and dtype.kind in "iu" and vdt.kind in "iuf"
+    if (arr.ndim == 0 and dtype.kind in "iu" and _dtypes.kind(vdt) in "iuf"
             and not np.can_cast(vdt, dtype) and not isinstance(arr, Tracer)):
         # a single value that may not fit: checked like the Python number it holds
         prepare_value(arr.item(), dtype, target)
