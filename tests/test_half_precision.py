@@ -453,3 +453,37 @@ def test_grad_matches_torch(name: str, jit: bool) -> None:
     jgx = jax.grad(lambda a: f(jt.asarray(a), w).to_jax())(x.to_jax())
     assert jgx.dtype == x.dtype
     np.testing.assert_allclose(np.asarray(jgx, dtype=np.float64), _np(gx), rtol=EPS[name])
+
+
+# -- linalg and fft: computed in float32, rounded to the half dtype ----------------------
+LINALG = {
+    "inv": (lambda x: jt.linalg.inv(x), lambda t: torch.linalg.inv(t)),
+    "solve": (lambda x: jt.linalg.solve(x, x[:, :1]), lambda t: torch.linalg.solve(t, t[:, :1])),
+    "svdvals": (lambda x: jt.linalg.svdvals(x), lambda t: torch.linalg.svdvals(t)),
+    "det": (lambda x: jt.linalg.det(x), lambda t: torch.linalg.det(t)),
+    "eigvalsh": (lambda x: jt.linalg.eigvalsh(x + x.mT), lambda t: torch.linalg.eigvalsh(t + t.mT)),
+    "vector_norm": (lambda x: jt.linalg.vector_norm(x), lambda t: torch.linalg.vector_norm(t)),
+    "matrix_norm": (lambda x: jt.linalg.matrix_norm(x, ord="nuc"),
+                    lambda t: torch.linalg.matrix_norm(t, ord="nuc")),
+    "matmul": (lambda x: jt.linalg.matmul(x, x), lambda t: t @ t),
+}
+
+
+@pytest.mark.parametrize("name", HALF)
+@pytest.mark.parametrize("case", sorted(LINALG))
+def test_linalg_in_float32_rounded_to_half(case: str, name: str) -> None:
+    vals = RNG.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)
+    x, t = _pair(vals, name)
+    ours, theirs = LINALG[case]
+    want = theirs(t.to(torch.float32)).to(_t(name))  # (PyTorch's CPU has no half LAPACK)
+    _close(ours(x), want, name, ulps=2.0, scale=4.0)
+
+
+@pytest.mark.parametrize("name", HALF)
+def test_fft_of_half_is_complex64(name: str) -> None:
+    x, t = _pair(RNG.uniform(-1, 1, 8), name)
+    got = jt.fft.fft(x)
+    assert got.dtype == jt.complex64 and jt.fft.rfft(x).dtype == jt.complex64
+    np.testing.assert_allclose(np.asarray(got), torch.fft.fft(t.to(torch.float32)).numpy(),
+                               rtol=1e-5, atol=1e-5)
+    assert jt.fft.irfft(jt.fft.rfft(x)).dtype == jt.float32

@@ -59,7 +59,7 @@ def _input(x: Tensor, fname: str, norm: str, want: str) -> tuple[Any, np.dtype]:
         raise ValueError(f"fft.{fname}(): norm must be one of {_NORMS}, got {norm!r}")
     v = _args.value(x)
     dt = np.dtype(v.dtype)
-    if dt.kind not in "iufc":
+    if _dtypes.kind(dt) not in "iufc":
         raise TypeError(f"fft.{fname}() needs a numeric Tensor, got {dt}")
     if want == "r":
         if dt.kind == "c":
@@ -67,6 +67,8 @@ def _input(x: Tensor, fname: str, norm: str, want: str) -> tuple[Any, np.dtype]:
                 f"fft.{fname}() needs a real-valued Tensor, got {dt}; use fft.fft for complex "
                 "input"
             )
+        if dt in _dtypes.half_dtypes:  # (computed in float32, as jax.numpy.fft does)
+            return v, np.dtype(np.float32)
         return v, (_dtypes.default_float if dt.kind in "iu" else dt)
     if dt.kind in "iu":
         return v, _dtypes.default_complex

@@ -18,6 +18,7 @@ import math
 import operator
 from typing import Any, NamedTuple
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -83,6 +84,8 @@ class SVDResult(NamedTuple):
 
 
 def _real(dt: np.dtype) -> np.dtype:
+    if dt in _dtypes.half_dtypes:
+        return dt
     return np.dtype(np.float64) if dt in (np.float64, np.complex128) else np.dtype(np.float32)
 
 
@@ -112,11 +115,19 @@ def _float_input(x: Any, fname: str, min_ndim: int = 2, square: bool = True) -> 
 
 
 def _run(key: tuple, fn: Any, *vals: Any, dt: np.dtype | None = None) -> Any:
+    """``fn`` of ``vals`` cast to ``dt`` in a cached kernel; half precision is computed in
+    float32 (LAPACK has no half routines) and its float32 results rounded back."""
+    half = dt in _dtypes.half_dtypes
+
     def build() -> Any:
         def f(*vs: Any) -> Any:
             if dt is not None:
-                vs = tuple(w.astype(dt) if w.dtype != dt else w for w in vs)
-            return fn(*vs)
+                work = np.dtype(np.float32) if half else dt
+                vs = tuple(w.astype(work) if w.dtype != work else w for w in vs)
+            out = fn(*vs)
+            if half:
+                out = jax.tree.map(lambda o: o.astype(dt) if o.dtype == np.float32 else o, out)
+            return out
 
         return f
 
@@ -380,7 +391,7 @@ def matrix_rank(x: Tensor, /, *, rtol: Any = None) -> Tensor:
     r = _rtol(rtol)
     idx = _dtypes.default_int
     if r is None:
-        r = max(v.shape[-2:]) * float(np.finfo(_real(dt)).eps)
+        r = max(v.shape[-2:]) * float(jnp.finfo(_real(dt)).eps)
 
     def fn(a: Any, rr: Any) -> Any:
         s = _svdvals(a)
@@ -425,7 +436,7 @@ def pinv(x: Tensor, /, *, rtol: Any = None) -> Tensor:
         return Tensor._wrap(_kernels.call(
             ("pinv_arr", dt), lambda: lambda a, rr: jnp.linalg.pinv(a.astype(dt), rtol=rr),
             v, r))
-    eps = float(np.finfo(_real(dt)).eps)
+    eps = float(jnp.finfo(_real(dt)).eps)
     rt = r if r is not None else max(v.shape[-2:]) * eps
     return Tensor._wrap(_run(("pinv", rt), lambda a: jnp.linalg.pinv(a, rtol=rt), v, dt=dt))
 
