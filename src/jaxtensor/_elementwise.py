@@ -217,8 +217,8 @@ def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
 
 def _bitwise_check(name: str, x: Any, shift: builtins.bool = False) -> None:
     if isinstance(x, Tensor):
-        kind = _dtypes.kind(x.dtype)
-        if kind in "fc" or (shift and kind == "b"):
+        kind = x.dtype.kind
+        if kind in "fcV" or (shift and kind == "b"):  # (V: bfloat16)
             raise TypeError(
                 f"{name}() needs {'integer' if shift else 'integer or boolean'} Tensors, "
                 f"got {x.dtype}"

@@ -79,12 +79,12 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
     vdt = np.dtype(arr.dtype)
     if vdt.kind == "c" and dtype.kind != "c":
         raise _value_dtype_error(vdt, dtype)
-    if _dtypes.kind(vdt) not in "biufc":
+    if vdt.kind not in "biufc" and vdt != _dtypes.bfloat16:
         raise TypeError(
             f"cannot assign a value of dtype {vdt} to a Tensor of dtype {dtype}: only numbers "
             "and booleans can be stored; convert the value first"
         )
-    if (arr.ndim == 0 and dtype.kind in "iu" and _dtypes.kind(vdt) in "iuf"
+    if (arr.ndim == 0 and dtype.kind in "iu" and (vdt.kind in "iuf" or vdt == _dtypes.bfloat16)
             and not np.can_cast(vdt, dtype) and not isinstance(arr, Tracer)):
         # a single value that may not fit: checked like the Python number it holds
         prepare_value(arr.item(), dtype, target)
