@@ -39,7 +39,7 @@ API = DOCS / "api.md"
 _DATA = re.compile(r"^\.\. data:: (\w+)((?:\n {10}\w+)*)", re.M)
 _BLOCK = re.compile(
     r"^```\{eval-rst\}\n\.\. currentmodule:: ([\w.]+)\n\n\.\. autosummary::\n"
-    r"   :toctree: generated/\n\n((?:   \S+\n)+)```", re.M)
+    r"   :toctree: generated/\n\n((?:   \S+\n)+)\n?```", re.M)
 
 
 def public_names() -> dict[str, object]:

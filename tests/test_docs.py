@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import pkgutil
 import re
 from pathlib import Path
@@ -59,6 +60,23 @@ def test_docstring_examples(modname: str) -> None:
         for test in doctest.DocTestFinder().find(mod, modname):
             runner.run(test, out=out.append)
     res = runner.summarize(verbose=False)
+    assert res.failed == 0, _report(res, out)
+
+
+def test_tensor_member_examples() -> None:
+    """The Tensor methods bound from ``_methods`` (examples in ``_methods_docs``) and the
+    properties: the module scan above does not reach them through the class."""
+    out: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    finder = doctest.DocTestFinder(recurse=False)
+    with jax.default_device(CPU):
+        for name in sorted(n for n in dir(jaxtensor.Tensor) if not n.startswith("_")):
+            static = inspect.getattr_static(jaxtensor.Tensor, name)
+            obj = static if isinstance(static, property) else getattr(jaxtensor.Tensor, name)
+            for test in finder.find(obj, f"Tensor.{name}", globs={}):
+                runner.run(test, out=out.append)
+    res = runner.summarize(verbose=False)
+    assert res.attempted > 100, res
     assert res.failed == 0, _report(res, out)
 
 
