@@ -2,7 +2,10 @@
 ``_docstrings``): where the standard's name differs from NumPy's or PyTorch's, the other
 names; and the exceptions a function raises on bad input, with when.
 
-Keys are namespace names (``"concat"``, ``"linalg.solve"``) or ``"Tensor.<method>"``.
+Keys are namespace names (``"concat"``, ``"linalg.solve"``) or ``"Tensor.<method>"``. Two
+entries are added by ``_docstrings`` itself: ``IndexError`` for an axis out of range
+(every function with an ``axis``/``axes``/``dim`` parameter) and ``TypeError`` for an operand
+of the wrong kind (the integer-only and integer-or-boolean element-wise functions).
 """
 
 SEE_ALSO: dict[str, list[tuple[str, str]]] = {
@@ -128,16 +131,60 @@ SEE_ALSO: dict[str, list[tuple[str, str]]] = {
 }
 
 RAISES: dict[str, list[tuple[str, str]]] = {
-    'index_select': [('IndexError', 'An index is out of bounds for ``dim``.'), ('TypeError', '``index`` does not have an integer dtype.')],
+    'concat': [('ValueError', 'The shapes differ off ``axis``.')],
+    'stack': [('ValueError', "The Tensors' shapes differ.")],
+    'broadcast_to': [('ValueError', '``x`` does not broadcast to ``shape``.')],
+    'matmul': [('ValueError', 'The shapes do not align.')],
+    'tensordot': [('ValueError', 'The contracted axes differ in size.')],
+    'vecdot': [('ValueError', 'The contracted axis differs in size.')],
+    'linalg.solve': [('ValueError', '``x1`` is not a (stack of) square matrices.')],
+    'linalg.inv': [('ValueError', '``x`` is not a (stack of) square matrices.')],
+    'linalg.det': [('ValueError', '``x`` is not a (stack of) square matrices.')],
+    'linalg.cholesky': [('ValueError', '``x`` is not a (stack of) square matrices.')],
+    'linalg.matrix_power': [('ValueError', '``x`` is not a (stack of) square matrices.')],
+    'linalg.matrix_norm': [('ValueError', '``x`` has fewer than 2 dimensions.')],
+    'linalg.cross': [('ValueError', 'The axis does not have size 3.')],
+    'asarray': [('ValueError', 'A nested sequence is ragged.'), ('TypeError', 'The data or ``dtype`` is not supported.')],
+    'arange': [('ValueError', '``step`` is zero.')],
+    'full': [('TypeError', '``fill_value`` is not a number or bool.')],
+    'eye': [('ValueError', 'A size is negative.')],
+    'linspace': [('ValueError', '``num`` is negative.')],
+    'take_along_axis': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
+    'scatter': [('IndexError', 'An index is out of bounds, or the axis is out of range.'), ('ValueError', '``reduce`` is not a known reduction.')],
+    'scatter_reduce': [('IndexError', 'An index is out of bounds, or the axis is out of range.'), ('ValueError', '``reduce`` is not a known reduction.')],
+    'index_add': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
+    'index_put': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
+    'gather_nd': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
+    'scatter_nd_add': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
+    'searchsorted': [('ValueError', '``x1`` is not 1-D.')],
+    'where': [('TypeError', '``condition`` is not boolean.')],
+    'nonzero': [('ValueError', '``x`` is 0-D (the standard does not allow it).')],
+    'sort': [('TypeError', '``x`` is complex.')],
+    'clip': [('TypeError', '``x`` is complex.')],
+    'tile': [('ValueError', 'A repetition count is negative.')],
+    'repeat': [('ValueError', '``repeats`` has neither 1 entry nor one per element of the axis.')],
+    'diff': [('ValueError', '``n`` is negative.')],
+    'unstack': [('ValueError', '``x`` is 0-D.')],
+    'fft.fft': [('ValueError', '``norm`` is not one of the three modes.')],
+    'from_dlpack': [('TypeError', '``x`` has no ``__dlpack__``.')],
+    'can_cast': [('TypeError', 'An argument is neither a dtype nor a Tensor.')],
+    'finfo': [('TypeError', '``type`` is not a floating-point dtype.')],
+    'iinfo': [('TypeError', '``type`` is not an integer dtype.')],
+    'isdtype': [('ValueError', '``kind`` is not a known kind name.')],
+    'result_type': [('ValueError', 'No Tensor or dtype is given.')],
+    'cumulative_sum': [('ValueError', '``x`` has more than one dimension and ``axis`` is None.')],
+    'cumulative_prod': [('ValueError', '``x`` has more than one dimension and ``axis`` is None.')],
+    'Tensor.T': [('ValueError', 'The Tensor is not 2-D.')],
+    'index_select': [('IndexError', '``dim`` is out of range, or an index is out of bounds for it.'), ('TypeError', '``index`` does not have an integer dtype.')],
     'Tensor.view': [('ValueError', 'The new shape needs a copy of the data.')],
     'reshape': [('ValueError', '``copy=False`` and the new shape needs a copy.')],
     'squeeze': [('ValueError', 'An axis to remove does not have size 1.')],
     'Tensor.item': [('TypeError', 'The Tensor has more than one element.')],
     'jit': [('IndexError', 'An index is out of bounds (``check_bounds``, the default).'), ('NonConcreteBooleanIndexError', 'A boolean mask selects a data-dependent shape inside the compiled function.')],
-    'gather': [('IndexError', 'An index is out of bounds.')],
-    'take': [('IndexError', 'An index is out of bounds.')],
+    'gather': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
+    'take': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
     'argmax': [('ValueError', 'The Tensor (or the axis) is empty.')],
     'argmin': [('ValueError', 'The Tensor (or the axis) is empty.')],
     'permute_dims': [('ValueError', '``axes`` is not a permutation of the axes.')],
-    'astype': [('TypeError', 'A complex Tensor is cast to a real dtype.')],
+    'astype': [('TypeError', 'A complex Tensor is cast to a real dtype, or ``dtype`` is not a dtype.')],
 }

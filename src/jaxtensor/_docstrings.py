@@ -22,8 +22,10 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any
 
+from . import _elementwise as ew
 from ._docs_params import BY_FUNCTION, PARAMS
 from ._docs_refs import RAISES, SEE_ALSO
+from ._methods_docs import EXAMPLES
 
 _SECTION = re.compile(r"^\s*(Parameters|Examples)\n\s*-{5,}$", re.M)
 _RETURNS = {
@@ -68,11 +70,22 @@ def _elementwise_params(name: str, category: str, arity: int) -> list[str]:
     else:
         out = ["x1, x2 : Tensor or Python scalar", _fill(
             f"Operands of {operand}; they broadcast together, and at least one is a Tensor "
-            "(a Python scalar takes the Tensor's dtype).", "    ")]
-    result = ("A boolean Tensor" if name in _BOOL_RESULT else
-              "A Tensor of the promoted dtype") + " of the broadcast shape, element by element."
+            "(a Python scalar of the Tensor's kind takes the Tensor's dtype).", "    ")]
+    if arity == 2:
+        result = ("A boolean Tensor of the broadcast shape." if name in _BOOL_RESULT else
+                  "A Tensor of the promoted dtype and the broadcast shape.")
+    else:
+        result = ("A boolean" if name in _BOOL_RESULT else "A") + " Tensor of the shape of ``x``."
     return ["", "Parameters", "----------", *out, "", "Returns", "-------", "Tensor",
             _fill(result, "    ")]
+
+
+def _takes_axis(obj: Any) -> bool:
+    try:
+        params = inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        return False
+    return any(n in params for n in ("axis", "axes", "dim", "dims", "axis1", "source"))
 
 
 def _signature_sections(key: str, obj: Any, summary: str) -> list[str]:
@@ -122,7 +135,11 @@ def assemble(key: str, obj: Any, doc: str | None, *, elementwise: tuple[str, int
     elif callable(obj) and not inspect.isclass(obj) and not isinstance(obj, property):
         out += _signature_sections(key, obj, summary)
     short = key.removeprefix("linalg.").removeprefix("fft.")
-    raises = RAISES.get(key) or RAISES.get(short)
+    raises = list(RAISES.get(key) or RAISES.get(short) or ())
+    if elementwise is not None and elementwise[0] in ("integer", "integer or boolean"):
+        raises.append(("TypeError", f"An operand is not of {_OPERAND[elementwise[0]]}."))
+    if _takes_axis(obj) and not any(exc == "IndexError" for exc, _ in raises):
+        raises.append(("IndexError", "An axis is out of range for the Tensor's dimensions."))
     if raises:
         out += ["", "Raises", "------"]
         for exc, when in raises:
@@ -155,9 +172,6 @@ def _public(namespace: dict[str, Any]) -> Iterator[tuple[str, Any]]:
 def complete_all(namespace: dict[str, Any]) -> None:
     """Give every public function, method and property of the package (whose globals are
     ``namespace``) its numpydoc sections."""
-    from . import _elementwise as ew
-    from ._methods_docs import EXAMPLES
-
     table = {row[0]: (row[2], 2) for row in ew._BINARY}
     table.update({row[0]: (row[2], 1) for row in ew._UNARY})
     for key, obj in _public(namespace):
