@@ -49,6 +49,7 @@ myst_fence_as_directive = ["mermaid"]  # ```mermaid fences: diagrams here and on
 # -- the API reference ---------------------------------------------------------------------
 autosummary_generate = True
 autosummary_imported_members = False
+autodoc_class_signature = "separated"  # ``Tensor``, not ``Tensor(*args, **kwargs)``
 autodoc_typehints = "none"  # the signatures say it; numpydoc's Parameters say the types
 autodoc_default_options = {"members": False}
 numpydoc_show_class_members = False
