@@ -89,3 +89,8 @@ __all__ = sorted(
         for n in m.__all__
     }
 )
+
+# the numpydoc sections of the public docstrings (Parameters, Returns, ...)
+from . import _docstrings
+
+_docstrings.complete_all(globals())

@@ -48,7 +48,20 @@ INVALID = (
 
 
 class NonConcreteBooleanIndexError(IndexError):
-    """A boolean mask whose values are not known (inside ``jit``) selects a data-dependent shape."""
+    """A boolean mask whose values are not known (inside ``jit``) selects a data-dependent shape.
+
+    Examples
+    --------
+    >>> import jaxtensor as jt
+    >>> @jt.jit
+    ... def f(x):
+    ...     return x[x > 0]
+    >>> try:
+    ...     f(jt.asarray([1.0, -1.0]))
+    ... except jt.NonConcreteBooleanIndexError as e:
+    ...     print(str(e).split(";")[0])
+    a boolean mask inside jit selects a data-dependent number of elements
+    """
 
 
 class Int(NamedTuple):

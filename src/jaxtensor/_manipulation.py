@@ -58,7 +58,16 @@ def _resolve_shape(old: tuple[int, ...], shape: Any) -> tuple[int, ...]:
 
 
 def reshape(x: Tensor, /, shape: Any, *, copy: bool | None = None) -> Tensor:
-    """Reshape; a view when NumPy would return one (``copy=None``), else a copy."""
+    """Reshape; a view when NumPy would return one (``copy=None``), else a copy.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.arange(6)
+    >>> y = jt.reshape(x, (2, 3))
+    >>> y.tolist()
+    [[0, 1, 2], [3, 4, 5]]
+    >>> y.base is x
+    True
+    """
     new = _resolve_shape(x.shape, shape)
     if not copy:
         v = _view.compose_reshape(x._view, x.shape, new)
@@ -74,6 +83,14 @@ def reshape(x: Tensor, /, shape: Any, *, copy: bool | None = None) -> Tensor:
 
 
 def permute_dims(x: Tensor, /, axes: tuple[int, ...]) -> Tensor:
+    """A view of ``x`` with its axes permuted to the order ``axes``.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros((2, 3, 4))
+    >>> y = jt.permute_dims(x, (2, 0, 1))
+    >>> y.shape, y.base is x
+    ((4, 2, 3), True)
+    """
     n = x.ndim
     axes = tuple(_args.normalize_axis(a, n) for a in axes)
     if sorted(axes) != list(range(n)):
@@ -82,10 +99,24 @@ def permute_dims(x: Tensor, /, axes: tuple[int, ...]) -> Tensor:
 
 
 def matrix_transpose(x: Tensor, /) -> Tensor:
+    """A view of ``x`` with its last two axes swapped (``x.mT``).
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([[1, 2, 3], [4, 5, 6]])
+    >>> jt.matrix_transpose(x).tolist()
+    [[1, 4], [2, 5], [3, 6]]
+    """
     return x.mT
 
 
 def moveaxis(x: Tensor, source: Any, destination: Any, /) -> Tensor:
+    """A view of ``x`` with the axes ``source`` moved to the positions ``destination``.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros((2, 3, 4))
+    >>> jt.moveaxis(x, 0, -1).shape
+    (3, 4, 2)
+    """
     n = x.ndim
     src, dst = _args.axes_in_order(source, n), _args.axes_in_order(destination, n)
     if len(src) != len(dst):
@@ -97,6 +128,15 @@ def moveaxis(x: Tensor, source: Any, destination: Any, /) -> Tensor:
 
 
 def expand_dims(x: Tensor, /, axis: Any = 0) -> Tensor:
+    """A view of ``x`` with an axis of size 1 inserted at each position in ``axis``.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([1, 2])
+    >>> jt.expand_dims(x, axis=0).shape
+    (1, 2)
+    >>> jt.expand_dims(x, axis=(0, 2)).shape
+    (1, 2, 1)
+    """
     n = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
     axes = _args.axes_in_order(axis, n)
     order: list[int] = []
@@ -107,6 +147,15 @@ def expand_dims(x: Tensor, /, axis: Any = 0) -> Tensor:
 
 
 def squeeze(x: Tensor, /, axis: Any) -> Tensor:
+    """A view of ``x`` without the size-1 axes named by ``axis``.
+
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros((1, 3, 1))
+    >>> jt.squeeze(x, axis=0).shape
+    (3, 1)
+    >>> jt.squeeze(x, axis=(0, 2)).shape
+    (3,)
+    """
     axes = _args.axes_in_order(axis, x.ndim)
     for a in axes:
         if x.shape[a] != 1:
@@ -118,6 +167,17 @@ def squeeze(x: Tensor, /, axis: Any) -> Tensor:
 
 
 def flip(x: Tensor, /, *, axis: Any = None) -> Tensor:
+    """A view of ``x`` with the order of elements reversed along ``axis`` (all axes by default).
+
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([[1, 2], [3, 4]])
+    >>> jt.flip(x, axis=1)
+    Tensor(shape=[2, 2], dtype=int64, device=cpu,
+           [[2, 1],
+            [4, 3]])
+    >>> jt.flip(x).tolist()
+    [[4, 3], [2, 1]]
+    """
     axes = range(x.ndim) if axis is None else _args.axes_in_order(axis, x.ndim)
     key = tuple(slice(None, None, -1) if a in axes else slice(None) for a in range(x.ndim))
     return x[key]

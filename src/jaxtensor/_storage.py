@@ -74,7 +74,24 @@ def current_trace() -> object:
 
 
 class TracerLeakError(RuntimeError):
-    """A Tensor created outside a traced function was mutated inside it."""
+    """A Tensor created outside a traced function was mutated inside it.
+
+    ``jax.jit`` cannot carry the write out of the trace; ``jaxtensor.jit`` can.
+
+    Examples
+    --------
+    >>> import jax, jaxtensor as jt
+    >>> x = jt.zeros(2)
+    >>> @jax.jit
+    ... def f(y):
+    ...     x[0] = y
+    ...     return y
+    >>> try:
+    ...     f(1.0)
+    ... except jt.TracerLeakError as e:
+    ...     print(type(e).__name__)
+    TracerLeakError
+    """
 
 
 def _take_new(donate: bool | None) -> Callable[[Any, Any], Any]:

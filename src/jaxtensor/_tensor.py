@@ -41,6 +41,21 @@ class Tensor:
     The class body holds what needs only the storage and the view; the operators, indexing
     and every method that is a namespace function (``x.sum()``, ``x.reshape(...)``) are bound
     from the table in ``_methods.py``.
+
+    Tensors are made by the creation functions (``jaxtensor.asarray``, ``jaxtensor.zeros``,
+    ...), never by calling ``Tensor(...)``.
+
+    Examples
+    --------
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> x
+    Tensor(shape=[2, 2], dtype=float32, device=cpu,
+           [[1., 2.],
+            [3., 4.]])
+    >>> x[0, 1] = 20
+    >>> x.sum().item()
+    28.0
     """
 
     __slots__ = ("_storage", "_view", "_cache", "_cache_version", "_base", "__weakref__")
@@ -94,7 +109,14 @@ class Tensor:
         _kernels.assign(self._storage, self._view, value)
 
     def to_jax(self) -> jax.Array:
-        """The value as a ``jax.Array``; later writes to this Tensor never invalidate it."""
+        """The value as a ``jax.Array``; later writes to this Tensor never invalidate it.
+
+        Examples
+        --------
+        >>> import jaxtensor as jt
+        >>> jt.asarray([1.0, 2.0]).to_jax()
+        Array([1., 2.], dtype=float32)
+        """
         v = self._value()
         if v is self._storage.array:
             self._storage.exported = True
@@ -118,11 +140,25 @@ class Tensor:
     # -- attributes --------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
+        """The shape, a tuple of ints.
+
+        >>> import jaxtensor as jt
+        >>> jt.zeros((2, 3)).shape
+        (2, 3)
+        """
         v = self._view
         return tuple(self._storage.array.shape) if v is None else v.shape
 
     @property
     def dtype(self) -> np.dtype:
+        """The data type, a NumPy ``dtype`` object (``jt.float32 == numpy.dtype('float32')``).
+
+        >>> import jaxtensor as jt
+        >>> jt.asarray([1.0, 2.0]).dtype
+        dtype('float32')
+        >>> jt.asarray([1, 2], dtype=jt.int8).dtype == jt.int8
+        True
+        """
         dt = self._storage.array.dtype
         v = self._view
         if v is not None and v.comp is not None:
@@ -131,10 +167,22 @@ class Tensor:
 
     @property
     def ndim(self) -> int:
+        """The number of axes.
+
+        >>> import jaxtensor as jt
+        >>> jt.zeros((2, 3)).ndim
+        2
+        """
         return len(self.shape)
 
     @property
     def size(self) -> int:
+        """The number of elements.
+
+        >>> import jaxtensor as jt
+        >>> jt.zeros((2, 3)).size
+        6
+        """
         return math.prod(self.shape)
 
     def __len__(self) -> int:
@@ -144,6 +192,12 @@ class Tensor:
 
     @property
     def device(self) -> Any:
+        """The ``jax.Device`` holding the value (its sharding, when spread over several devices).
+
+        >>> import jaxtensor as jt
+        >>> jt.zeros(2).device.platform
+        'cpu'
+        """
         arr = self._storage.array
         if isinstance(arr, Tracer):
             return jax.devices()[0]
@@ -152,11 +206,26 @@ class Tensor:
 
     @property
     def base(self) -> Tensor | None:
-        """The Tensor whose storage this one views (None if it owns its storage)."""
+        """The Tensor whose storage this one views (None if it owns its storage).
+
+        >>> import jaxtensor as jt
+        >>> x = jt.zeros(4)
+        >>> x.base is None, x[1:].base is x, x[1:][1:].base is x
+        (True, True, True)
+        """
         return self._base
 
     @property
     def T(self) -> Tensor:
+        """The transpose of a 2-D Tensor, a view (``x.mT`` or ``jaxtensor.permute_dims`` for other ranks).
+
+        >>> import jaxtensor as jt
+        >>> x = jt.asarray([[1, 2, 3], [4, 5, 6]])
+        >>> x.T.tolist()
+        [[1, 4], [2, 5], [3, 6]]
+        >>> x.T.base is x
+        True
+        """
         if self.ndim != 2:
             raise ValueError(
                 f"Tensor.T needs a 2-D Tensor, got {self.ndim}-D; use .mT or "
@@ -166,6 +235,12 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:
+        """The last two axes swapped (a stack of matrices transposed), a view.
+
+        >>> import jaxtensor as jt
+        >>> jt.zeros((5, 2, 3)).mT.shape
+        (5, 3, 2)
+        """
         n = self.ndim
         if n < 2:
             raise ValueError(f"Tensor.mT needs at least 2 dimensions, got {n}")
@@ -229,12 +304,34 @@ class Tensor:
         return int(self._scalar(int))
 
     def item(self) -> Any:
+        """The value of a one-element Tensor as a Python scalar.
+
+        >>> import jaxtensor as jt
+        >>> jt.asarray([[7]]).item()
+        7
+        >>> jt.asarray(2.5).item()
+        2.5
+        """
         return self._scalar(object)
 
     def tolist(self) -> Any:
+        """The value as nested Python lists of Python scalars (a scalar for a 0-D Tensor).
+
+        >>> import jaxtensor as jt
+        >>> jt.asarray([[1, 2], [3, 4]]).tolist()
+        [[1, 2], [3, 4]]
+        >>> jt.asarray(3).tolist()
+        3
+        """
         return np.asarray(self._value()).tolist()
 
     def numpy(self) -> np.ndarray:
+        """A NumPy copy of the value (later writes to the Tensor do not change it).
+
+        >>> import jaxtensor as jt
+        >>> jt.asarray([1.0, 2.0]).numpy()
+        array([1., 2.], dtype=float32)
+        """
         return np.array(self._value())
 
     # -- repr ------------------------------------------------------------------------------

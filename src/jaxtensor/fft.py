@@ -5,6 +5,8 @@ out; ``float64``/``complex128`` in, ``complex128`` out); real-input transforms r
 matching complex dtype and their inverses the matching real dtype. ``norm`` is
 ``"backward"`` (default), ``"ortho"`` or ``"forward"``, as in NumPy.
 
+Examples
+--------
 >>> import jaxtensor as jt
 >>> jt.fft.fft(jt.asarray([1.0, 0.0, 0.0, 0.0])).tolist()
 [(1+0j), (1+0j), (1+0j), (1+0j)]

@@ -4,6 +4,8 @@ Every function takes and returns Tensors and runs one cached compiled kernel. Fu
 that need floating-point input accept integer Tensors too and compute in the default
 floating-point dtype (as NumPy does); result dtypes otherwise follow the standard.
 
+Examples
+--------
 >>> import jaxtensor as jt
 >>> a = jt.asarray([[2.0, 0.0], [0.0, 4.0]])
 >>> float(jt.linalg.det(a))
