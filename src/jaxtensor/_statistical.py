@@ -125,7 +125,20 @@ def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
             "where() with an initial value"
         )
     fn = jnp.max if name == "max" else jnp.min
-    return _reduce(name, lambda a, ax, k: fn(a, axis=ax, keepdims=k), x, axis, keepdims)
+    return _reduce(name, lambda a, ax, k: extremum(fn, a, ax, k), x, axis, keepdims)
+
+
+def extremum(fn: Any, a: Any, axis: Any, keepdims: bool, **kw: Any) -> Any:
+    """``fn(a, axis=axis, keepdims=keepdims, **kw)`` for ``fn`` ``jnp.max`` or ``jnp.min``,
+    NaN wherever a reduced element is NaN.
+
+    XLA:CPU runs float reductions of more than 4096 elements through YNNPACK, whose
+    max/min drop NaN (and may return the initial value -inf); one more reduction finds them.
+    """
+    r = fn(a, axis=axis, keepdims=keepdims, **kw)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        return r
+    return jnp.where(jnp.any(jnp.isnan(a), axis=axis, keepdims=keepdims), jnp.nan, r)
 
 
 def max(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001

@@ -1,0 +1,91 @@
+"""Numerical edge cases where XLA's CPU code differs from IEEE/NumPy: max/min (and the norms
+built on them) propagate NaN at every size, and division is correctly rounded when the
+divisor is broadcast (a Python scalar, a 0-D or lower-rank Tensor), eagerly and under
+``jaxtensor.jit``. NumPy is the oracle, compared bit for bit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+
+SIZES = [0, 1, 2, 7, 100, 4095, 4096, 4097, 5000, 8191, 8192, 8193, 12288, 16384, 20000]
+
+
+def _positions(n: int) -> list[int]:
+    return sorted({0, 1, n // 2, n - 2, n - 1} & set(range(n)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_extremum_propagates_nan_at_every_size(name: str, dtype: str):
+    f_np, f_jt = getattr(np, name), getattr(jt, name)
+    for n in SIZES:
+        if n == 0:
+            continue
+        base = (np.arange(n) % 7).astype(dtype)
+        got = float(f_jt(jt.asarray(base)))
+        assert got == f_np(base), (n, got)
+        for pos in _positions(n):
+            a = base.copy()
+            a[pos] = np.nan
+            got = float(f_jt(jt.asarray(a)))
+            assert math.isnan(got), (n, pos, got)
+            a[pos] = np.inf if name == "max" else -np.inf
+            assert float(f_jt(jt.asarray(a))) == a[pos], (n, pos)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("shape,axis", [((3, 5000), 1), ((3, 5000), 0), ((5000, 3), 0),
+                                        ((2, 3, 2048), (0, 2)), ((2, 3, 2048), -1),
+                                        ((4097,), 0), ((2, 4096), None)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_extremum_nan_over_axes(name: str, dtype: str, shape, axis, keepdims: bool):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape).astype(dtype)
+    flat = a.reshape(-1)
+    flat[rng.choice(flat.size, 3, replace=False)] = np.nan
+    t = jt.asarray(a)
+    expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+    for got in (getattr(jt, name)(t, axis=axis, keepdims=keepdims),
+                getattr(t, name)(axis=axis, keepdims=keepdims),
+                jt.jit(lambda x: getattr(jt, name)(x, axis=axis, keepdims=keepdims))(t)):
+        np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_norms_propagate_nan():
+    a = np.ones((3, 5000), np.float32)
+    a[1, 17] = np.nan
+    t = jt.asarray(a)
+    for o in (math.inf, -math.inf):
+        np.testing.assert_array_equal(
+            np.asarray(jt.linalg.vector_norm(t, axis=1, ord=o)),
+            np.linalg.norm(a, axis=1, ord=o))
+    m = np.ones((2, 4100, 3), np.float32)
+    m[1, 5, 0] = np.nan
+    for o in (1, -1, math.inf, -math.inf):
+        np.testing.assert_array_equal(
+            np.asarray(jt.linalg.matrix_norm(jt.asarray(m), ord=o)),
+            np.linalg.norm(m, axis=(-2, -1), ord=o))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nan_consumers_at_large_sizes(dtype: str):
+    """argmax/argmin, sort, searchsorted and clip over NaN, past XLA's 4096-element limit."""
+    for n in (4095, 4096, 4097, 9000):
+        for pos in _positions(n):
+            a = (np.arange(n) % 11).astype(dtype)
+            a[pos] = np.nan
+            t = jt.asarray(a)
+            assert int(jt.argmax(t)) == np.argmax(a)
+            assert int(jt.argmin(t)) == np.argmin(a)
+            np.testing.assert_array_equal(np.asarray(jt.sort(t)), np.sort(a))
+            s = np.sort(a)
+            q = np.asarray([0.0, 5.0, np.nan], dtype)
+            np.testing.assert_array_equal(
+                np.asarray(jt.searchsorted(jt.asarray(s), jt.asarray(q))), np.searchsorted(s, q))
+            np.testing.assert_array_equal(np.asarray(jt.clip(t, 1.0, 5.0)), np.clip(a, 1.0, 5.0))
