@@ -89,3 +89,103 @@ def test_nan_consumers_at_large_sizes(dtype: str):
             np.testing.assert_array_equal(
                 np.asarray(jt.searchsorted(jt.asarray(s), jt.asarray(q))), np.searchsorted(s, q))
             np.testing.assert_array_equal(np.asarray(jt.clip(t, 1.0, 5.0)), np.clip(a, 1.0, 5.0))
+
+
+# -- correctly rounded division -------------------------------------------------------------
+def _values(dtype: str, n: int = 4000) -> np.ndarray:
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(n) * np.exp2(rng.integers(-20, 20, n))
+    return a.astype(dtype)
+
+
+def _normal(r: np.ndarray) -> np.ndarray:
+    """Where a result is a normal number or zero/inf/NaN (XLA flushes subnormals to zero)."""
+    return ~((np.abs(r) < np.finfo(r.dtype).tiny) & (r != 0))
+
+
+def _same_bits(got: np.ndarray, expected: np.ndarray) -> None:
+    ok = _normal(expected)
+    np.testing.assert_array_equal(got[ok], expected[ok])
+
+
+DIVISORS = [3.0, 7.0, 10.0, 0.1, -1.7, 1e-30, 3e37, 1e38, -7e37, 1e300, math.inf, -0.0, 0.0,
+            math.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_division_by_scalar_is_correctly_rounded(dtype: str):
+    a = _values(dtype)
+    a[:4] = [np.inf, -np.inf, np.nan, 0.0]
+    t = jt.asarray(a)
+    with np.errstate(all="ignore"):
+        for d in DIVISORS:
+            s = np.asarray(d, dtype)
+            if not np.isfinite(s) and np.isfinite(d):
+                continue  # 1e300 in float32
+            expected = a / s
+            for got in (t / d, t / d, jt.divide(t, d), t / jt.asarray(d, dtype=dtype),
+                        jt.divide(t, jt.asarray(s))):
+                _same_bits(np.asarray(got), expected)
+            _same_bits(np.asarray(d / t), s / a)
+            u = jt.asarray(a)
+            u /= d
+            _same_bits(np.asarray(u), expected)
+            if np.isfinite(s) and s != 0:  # (the standard's infinities differ from NumPy's)
+                fin = np.isfinite(a)
+                _same_bits(np.asarray(t // d)[fin], (a // s)[fin])
+                _same_bits(np.asarray(t % d)[fin], (a % s)[fin])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_division_by_broadcast_operand_is_correctly_rounded(dtype: str):
+    a = _values(dtype, 60 * 50).reshape(60, 50)
+    rows = _values(dtype, 60).reshape(60, 1) + np.asarray(0.5, dtype)
+    cols = _values(dtype, 50) - np.asarray(0.25, dtype)
+    t = jt.asarray(a)
+    for d in (rows, cols, cols[None], a[:1], a[::-1] + np.asarray(0.5, dtype)):
+        _same_bits(np.asarray(t / jt.asarray(d)), a / d)
+        _same_bits(np.asarray(jt.asarray(d) / t), d / a)
+        _same_bits(np.asarray(jt.floor_divide(t, jt.asarray(d))), a // d)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_division_under_jit_is_correctly_rounded(dtype: str):
+    a = _values(dtype)
+    t = jt.asarray(a)
+
+    @jt.jit
+    def f(x, d):
+        y = x / 3.0
+        z = x / d
+        x /= 7.0
+        return y, z
+
+    y, z = f(t, jt.asarray(np.asarray(10.0, dtype)))
+    _same_bits(np.asarray(y), a / np.asarray(3.0, dtype))
+    _same_bits(np.asarray(z), a / np.asarray(10.0, dtype))
+    _same_bits(np.asarray(t), a / np.asarray(7.0, dtype))
+    g = jt.jit(lambda x: x / jt.broadcast_to(jt.asarray(np.asarray(3.0, dtype)), x.shape))
+    _same_bits(np.asarray(g(jt.asarray(a))), a / np.asarray(3.0, dtype))
+
+
+def test_integer_division_by_scalar_is_correctly_rounded():
+    a = np.random.default_rng(2).integers(-10**6, 10**6, 4000)
+    t = jt.asarray(a)
+    f = jt.float32 if t.dtype == np.int32 else jt.float64
+    expected = a.astype(np.dtype(str(f))) / np.asarray(3.0, np.dtype(str(f)))
+    got = np.asarray(t / 3)
+    np.testing.assert_array_equal(got.astype(expected.dtype), expected.astype(got.dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_basic_arithmetic_by_scalar_is_exact(dtype: str):
+    a = _values(dtype)
+    t = jt.asarray(a)
+    for s in (3.0, 0.1, -1.7, 1e-30):
+        v = np.asarray(s, dtype)
+        _same_bits(np.asarray(t + s), a + v)
+        _same_bits(np.asarray(t - s), a - v)
+        _same_bits(np.asarray(s - t), v - a)
+        _same_bits(np.asarray(t * s), a * v)
+    _same_bits(np.asarray(jt.sqrt(jt.abs(t))), np.sqrt(np.abs(a)))
+    _same_bits(np.asarray(jt.reciprocal(t)), 1 / a)
