@@ -189,3 +189,17 @@ def test_basic_arithmetic_by_scalar_is_exact(dtype: str):
         _same_bits(np.asarray(t * s), a * v)
     _same_bits(np.asarray(jt.sqrt(jt.abs(t))), np.sqrt(np.abs(a)))
     _same_bits(np.asarray(jt.reciprocal(t)), 1 / a)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_mean_divides_correctly_rounded(dtype: str):
+    """Where the sum is exact (small integers), the mean is the correctly rounded quotient."""
+    a = np.random.default_rng(3).integers(-1000, 1000, (500, 3)).astype(dtype)
+    t = jt.asarray(a)
+    np.testing.assert_array_equal(np.asarray(jt.mean(t, axis=1)), np.mean(a, axis=1))
+    np.testing.assert_array_equal(np.asarray(jt.mean(t, axis=1, keepdims=True)),
+                                  np.mean(a, axis=1, keepdims=True))
+    np.testing.assert_array_equal(np.asarray(t.mean(axis=1)), np.mean(a, axis=1))
+    c = a[:, :2] + 1j * a[:, 1:]
+    np.testing.assert_allclose(np.asarray(jt.mean(jt.asarray(c), axis=1)), np.mean(c, axis=1),
+                               rtol=1e-6)
