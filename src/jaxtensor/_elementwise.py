@@ -57,7 +57,7 @@ _BINARY: tuple[tuple[str, Callable, str], ...] = (
     ("bitwise_right_shift", k.right_shift, INTEGER),
     ("bitwise_xor", jnp.bitwise_xor, INTEGER_OR_BOOLEAN),
     ("copysign", jnp.copysign, FLOATING),
-    ("divide", jnp.true_divide, FLOATING),
+    ("divide", k.divide, FLOATING),
     ("equal", jnp.equal, ANY),
     ("floor_divide", k.floor_divide, ANY),
     ("greater", jnp.greater, ANY),

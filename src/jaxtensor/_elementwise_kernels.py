@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax.numpy as jnp
+from jax import lax
 
 from . import _complex_special as cs
 
@@ -54,6 +55,23 @@ def square(a: Any) -> Any:
     return multiply(a, a)
 
 
+def full_divisor(p: Any, q: Any) -> Any:
+    """``q`` broadcast to the shape of ``p / q`` behind an optimization barrier.
+
+    XLA rewrites a division by a broadcast divisor (a scalar, a lower-rank operand) into a
+    multiplication by its reciprocal: 1 ulp off on about a third of the elements, and 0
+    where the reciprocal is subnormal (``x / 1e38``). Its rewrites cannot see through the
+    barrier; the broadcast is still fused into the division (no full-size copy).
+    """
+    shape = jnp.broadcast_shapes(jnp.shape(p), jnp.shape(q))
+    return lax.optimization_barrier(jnp.broadcast_to(q, shape))
+
+
+def divide(p: Any, q: Any) -> Any:
+    """``p / q``, correctly rounded."""
+    return jnp.true_divide(p, full_divisor(p, q))
+
+
 def reciprocal(a: Any) -> Any:
     return jnp.ones_like(a) / a
 
@@ -65,8 +83,15 @@ def floor_divide(p: Any, q: Any) -> Any:
         return jnp.floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
     # jnp.floor_divide keeps Python's exact rounding (1 // 0.1 == 9).
+    q = full_divisor(p, q)
     special = jnp.isinf(p) | jnp.isinf(q) | (q == 0) | (p == 0)
-    r = jnp.floor_divide(p, q)
+    # NumPy's divmod: (p - fmod(p, q)) / q is an integer up to rounding, which floor()
+    # then rounds half down (jnp.floor_divide rounds half away from zero)
+    mod = lax.rem(p, q)
+    div = (p - mod) / q
+    div = jnp.where((mod != 0) & ((q < 0) != (mod < 0)), div - 1, div)
+    r = jnp.floor(div)
+    r = jnp.where(div - r > 0.5, r + 1, r)
     # a zero quotient of finite non-zero operands has their (equal) sign: +0
     r = jnp.where(r == 0, jnp.zeros_like(r), r)
     return jnp.where(special, jnp.floor(p / q), r)

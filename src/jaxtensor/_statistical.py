@@ -19,6 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args, _cache, _dtypes, _kernels
+from . import _elementwise_kernels as _ek
 from ._tensor import Tensor, new_tensor
 
 __all__ = [
@@ -125,7 +126,20 @@ def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
             "where() with an initial value"
         )
     fn = jnp.max if name == "max" else jnp.min
-    return _reduce(name, lambda a, ax, k: fn(a, axis=ax, keepdims=k), x, axis, keepdims)
+    return _reduce(name, lambda a, ax, k: extremum(fn, a, ax, k), x, axis, keepdims)
+
+
+def extremum(fn: Any, a: Any, axis: Any, keepdims: bool, **kw: Any) -> Any:
+    """``fn(a, axis=axis, keepdims=keepdims, **kw)`` for ``fn`` ``jnp.max`` or ``jnp.min``,
+    NaN wherever a reduced element is NaN.
+
+    XLA:CPU runs float reductions of more than 4096 elements through YNNPACK, whose
+    max/min drop NaN (and may return the initial value -inf); one more reduction finds them.
+    """
+    r = fn(a, axis=axis, keepdims=keepdims, **kw)
+    if not jnp.issubdtype(a.dtype, jnp.floating):
+        return r
+    return jnp.where(jnp.any(jnp.isnan(a), axis=axis, keepdims=keepdims), jnp.nan, r)
 
 
 def max(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
@@ -157,8 +171,19 @@ def _float_dtype(v: Any, fname: str, complex_ok: bool) -> np.dtype:
     return dt
 
 
+def _divide(s: Any, n: float) -> Any:
+    """``s / n`` correctly rounded (XLA would multiply by ``1 / n``), complex ``s`` part by
+    part (as NumPy's division by a real count)."""
+    d = jnp.asarray(n, jnp.real(s).dtype)
+    if jnp.iscomplexobj(s):
+        return jax.lax.complex(_ek.divide(jnp.real(s), d), _ek.divide(jnp.imag(s), d))
+    return _ek.divide(s, d)
+
+
 def _mean(a: Any, axes: tuple, keep: bool) -> Any:
-    return jnp.mean(a, axis=axes, keepdims=keep, dtype=a.dtype)
+    n = math.prod(a.shape[i] for i in axes)
+    s = jnp.sum(a, axis=axes, keepdims=keep, dtype=a.dtype)
+    return _divide(s, n) if n else jnp.full(s.shape, jnp.nan, a.dtype)
 
 
 def mean(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -174,13 +199,13 @@ def mean(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:
 
 def _var(a: Any, axes: tuple, keep: bool, correction: float) -> Any:
     n = math.prod(a.shape[i] for i in axes)
-    mu = jnp.mean(a, axis=axes, keepdims=True, dtype=a.dtype)
+    mu = _mean(a, axes, True)
     d = a - mu
     ss = jnp.sum(d * d, axis=axes, keepdims=keep, dtype=a.dtype)
     den = n - correction
     if den <= 0:
         return jnp.full(ss.shape, jnp.nan, a.dtype)
-    return (ss / jnp.asarray(den, a.dtype)).astype(a.dtype)
+    return _divide(ss, den).astype(a.dtype)
 
 
 def _std(a: Any, axes: tuple, keep: bool, correction: float) -> Any:

@@ -356,14 +356,34 @@ class Tensor:
 
 
 def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:
-    return (t._value(),), None
+    # the leaf leaves jaxtensor (jax.device_put, jax.jit, tree_leaves): never donate it
+    return (t.to_jax(),), None
 
 
 def _tree_unflatten(aux: None, children: tuple[Any]) -> Tensor:
-    return Tensor._wrap(children[0])
+    # the leaf may share its buffer with another array (jax.device_put to the same device
+    # returns a new array over the same buffer): the first write copies
+    return Tensor._wrap(children[0], exported=True)
 
 
 jax.tree_util.register_pytree_node(Tensor, _tree_flatten, _tree_unflatten)
+
+
+def _register_with_jax() -> None:
+    """Let ``jax.lax`` functions and JAX's dispatch take Tensors as arrays (JAX no longer
+    calls ``__jax_array__`` for them). The value handed to a computation is marked exported,
+    as the computation may return it unchanged."""
+    from jax._src import core as jcore
+    from jax._src import dtypes as jdtypes
+    from jax._src.interpreters import pxla
+
+    jcore.pytype_aval_mappings[Tensor] = lambda t: jcore.typeof(t._value())
+    jdtypes.canonicalize_value_handlers[Tensor] = Tensor.to_jax
+    shard = pxla.shard_arg_handlers[type(jnp.zeros(()))]
+    pxla.shard_arg_handlers[Tensor] = lambda xs, *rest: shard([x.to_jax() for x in xs], *rest)
+
+
+_register_with_jax()
 
 __all__ = ["Tensor", "jnp"]
 

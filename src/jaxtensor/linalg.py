@@ -27,7 +27,7 @@ import numpy as np
 from . import _args, _dtypes, _kernels
 from ._linear_algebra import matmul, tensordot, vecdot
 from ._manipulation import broadcast_shapes, matrix_transpose
-from ._statistical import accumulation_dtype
+from ._statistical import accumulation_dtype, extremum
 from ._tensor import Tensor
 
 __all__ = [
@@ -338,13 +338,13 @@ def matrix_norm(x: Tensor, /, *, keepdims: bool = False, ord: Any = "fro") -> Te
             r = jnp.sum(_svdvals(a), axis=-1)
         elif o in (2.0, -2.0):
             s = _svdvals(a)
-            r = jnp.max(s, axis=-1) if o > 0 else jnp.min(s, axis=-1)
+            r = extremum(jnp.max if o > 0 else jnp.min, s, -1, False)
         elif o in (1.0, -1.0):
             c = jnp.sum(jnp.abs(a), axis=-2)
-            r = jnp.max(c, axis=-1) if o > 0 else jnp.min(c, axis=-1)
+            r = extremum(jnp.max if o > 0 else jnp.min, c, -1, False)
         else:
             c = jnp.sum(jnp.abs(a), axis=-1)
-            r = jnp.max(c, axis=-1) if o > 0 else jnp.min(c, axis=-1)
+            r = extremum(jnp.max if o > 0 else jnp.min, c, -1, False)
         r = r.astype(rdt)
         return r[..., None, None] if keep else r
 
@@ -593,9 +593,9 @@ def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     def fn(a: Any) -> Any:
         m = jnp.abs(a).astype(rdt)
         if o == math.inf:
-            r = jnp.max(m, axis=axes, keepdims=keep, initial=0.0)
+            r = extremum(jnp.max, m, axes, keep, initial=0.0)
         elif o == -math.inf:
-            r = jnp.min(m, axis=axes, keepdims=keep, initial=math.inf)
+            r = extremum(jnp.min, m, axes, keep, initial=math.inf)
         elif o == 0:
             r = jnp.sum(m != 0, axis=axes, keepdims=keep).astype(rdt)
         elif o == 1:
