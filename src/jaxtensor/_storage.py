@@ -168,7 +168,7 @@ class Storage:
         """
         jt = _current_jit.get()
         if jt is not None:
-            jt.write(self, pick(None)(jt.read(self), *args))
+            jt.update(self, pick(None), args)
             return
         self._apply(pick, args)
 
