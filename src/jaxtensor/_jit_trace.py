@@ -1,5 +1,7 @@
 """What one ``jaxtensor.jit`` trace sees: its own value of every storage it touches, and its
-bounds checks.
+checks (bounds of traced indices, traced single values assigned into integer Tensors).
+Every write is gated by the checks made before it (``Trace.ok``), so a call that fails a
+check leaves what eager code would have left when it raised.
 
 A :class:`Trace` is installed in :data:`jaxtensor._context.current` while the function is
 traced (see ``_jit.py``); storages and the indexing code call its methods instead of
@@ -192,9 +194,8 @@ class Trace(JitTrace):
             v = i.astype(_IDX)
             fail = (v < -n) | (v >= n)
         self.items.append((fail, v))
-        self._passed(~fail)
         self.msgs.append((axis, n, wrap, fname))
-
+        self._passed(~fail)
 
     def check_output(self) -> Any:
         """The recorded checks folded into ``[code, value]``: ``code`` is 0 when every check
