@@ -135,3 +135,22 @@ def test_failed_check_skips_in_place_operator_results() -> None:
     with pytest.raises(IndexError):
         f(x, 3)
     assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_closed_over_tensor_with_queued_scalar_writes() -> None:
+    """Scalar writes queued on a closed-over Tensor before a trace first reads it are applied
+    eagerly (they happened before the call), not traced into a leaked value."""
+    acc = jt.zeros(4)
+    acc[1] = 5.0  # queued
+
+    @jt.jit
+    def bump(n):
+        acc[0] += n
+
+    bump(1.0)
+    acc[2] = 3.0
+    bump(1.0)
+    assert acc.tolist() == [2.0, 5.0, 3.0, 0.0]
+    b = jt.zeros(3)
+    b[0] = 2.0
+    assert float(jax.jit(lambda: b.sum().to_jax())()) == 2.0
