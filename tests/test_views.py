@@ -582,19 +582,25 @@ def test_inplace_operators_write_into_storage(op: str, dtype: str):
 
 
 def test_inplace_keeps_left_dtype_when_the_result_would_widen():
-    """``int += float`` keeps the int dtype: the result is cast like ``astype``."""
+    """``x op= y`` stores the result in ``x``'s dtype where NumPy's ``same_kind`` rule
+    allows; a result of another kind (``int += float``) raises ``TypeError`` as in NumPy and
+    changes neither ``x`` nor its views (docs/decisions.md, *In-place operators*)."""
     t = jt.asarray(np.array([1, 2, 3], np.int32))
     v = t[1:]
-    t += 1.7
+    n = np.array([1, 2, 3], np.int32)
+    half = np.array([1.5, 1.5, 1.5])
+    for name, other, jother in (("__iadd__", 1.7, 1.7), ("__itruediv__", 4, 4),
+                                ("__imul__", half, jt.asarray(half, dtype=jt.float64))):
+        with pytest.raises(TypeError):
+            getattr(n, name)(other)  # NumPy refuses too
+        with pytest.raises(TypeError, match="same_kind"):
+            getattr(t, name)(jother)
+        assert t.dtype == jt.int32
+        np.testing.assert_array_equal(np.asarray(t), [1, 2, 3])
+        np.testing.assert_array_equal(np.asarray(v), [2, 3])
+    t += jt.asarray([1, 1, 1], dtype=jt.int64)  # same kind: cast back to int32
     assert t.dtype == jt.int32
-    np.testing.assert_array_equal(np.asarray(t), [2, 3, 4])
     np.testing.assert_array_equal(np.asarray(v), [3, 4])
-    t *= jt.asarray([1.5, 1.5, 1.5], dtype=jt.float64)
-    assert t.dtype == jt.int32
-    np.testing.assert_array_equal(np.asarray(t), [3, 4, 6])
-    t /= 4
-    assert t.dtype == jt.int32
-    np.testing.assert_array_equal(np.asarray(t), [0, 1, 1])
     f = jt.asarray(np.array([1.5, 2.5], np.float32))
     f += jt.asarray(np.array([1, 2], np.int64))
     assert f.dtype == jt.float32

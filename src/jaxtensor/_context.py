@@ -37,9 +37,17 @@ class JitTrace:
         """Record ``new`` as the value of ``storage`` inside the trace."""
         raise NotImplementedError
 
+    def update(self, storage: Storage, fn: Any, args: tuple) -> None:
+        """Record ``fn(value, *args)`` (a write kernel) as the value of ``storage``."""
+        self.write(storage, fn(self.read(storage), *args))
+
     def check_index(self, index: Any, size: int, axis: int, fname: str | None = None) -> None:
         """Check a traced index value (or array of values) against an axis of ``size``
         (``fname``: the function whose message names the axis a dimension, as eagerly)."""
+
+    def check_value(self, value: Any, dtype: Any) -> None:
+        """Check a traced single value assigned into an integer Tensor of ``dtype`` (NaN,
+        infinity, out of range), as eager code checks a number."""
 
 
 #: The trace of the ``jaxtensor.jit`` call running in this thread/task, if any.

@@ -50,7 +50,7 @@ import numpy as np
 from jax._src import core as _core
 from jax.experimental import checkify
 
-from . import _jit_guard, _view
+from . import _config, _jit_guard, _view
 from . import _jit_pytree as jpt
 from . import _jit_trace as jtr
 from ._context import current as _current
@@ -167,6 +167,8 @@ class Jitted:
         miss = _jit_guard.MISS
 
         def jitted(*args: Any, **kwargs: Any) -> Any:
+            if not _config.X64:
+                _check_narrow(*state._split(args, kwargs)[:2])
             # (at the top level: inside any trace, a jaxtensor.jit one included, the JAX
             # trace is not the eval trace)
             if not kwargs and type(_trace_state.value) is _EvalTrace:
@@ -443,6 +445,40 @@ class Jitted:
             return jpt.outputs(spec, trace, storages, rebuilt, out), trace
         finally:
             _current.reset(tok)
+
+class IndexOverflowError(IndexError, OverflowError):
+    """An integer argument of a ``jaxtensor.jit`` function that JAX's 32-bit mode would wrap:
+    out of bounds for any axis as an index, out of range as a value."""
+
+
+_NARROW_RANGE = {"i": (-2**31, 2**31 - 1), "u": (0, 2**32 - 1)}
+
+
+def _check_narrow(args: tuple, kwargs: dict) -> None:
+    """With 64-bit mode off JAX converts 64-bit integer arguments to 32 bits, wrapping
+    values that do not fit (and refuses such Python ints with its own ``OverflowError``):
+    raise :class:`IndexOverflowError` naming the value before any cast can wrap it, so an
+    index is seen out of bounds, as eagerly."""
+    for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=jpt.is_tensor):
+        t = type(x)
+        if t is int:
+            lo, hi = _NARROW_RANGE["i"]
+            bad = None if lo <= x <= hi else x
+        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "iu" and (
+                x.dtype.itemsize == 8 and x.size):
+            lo, hi = _NARROW_RANGE[x.dtype.kind]
+            a = np.asarray(x)
+            mn, mx = int(a.min()), int(a.max())
+            bad = mx if mx > hi else (mn if mn < lo else None)
+        else:
+            continue
+        if bad is not None:
+            raise IndexOverflowError(
+                f"jaxtensor.jit: the integer argument value {bad} does not fit 32 bits (JAX's "
+                "64-bit mode is off), so JAX would wrap it; as an index it is out of bounds "
+                "for every axis"
+            )
+
 
 def _static_spec(
     fn: Callable, static_argnums: Any, static_argnames: Any

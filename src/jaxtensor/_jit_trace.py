@@ -1,5 +1,7 @@
 """What one ``jaxtensor.jit`` trace sees: its own value of every storage it touches, and its
-bounds checks.
+checks (bounds of traced indices, traced single values assigned into integer Tensors).
+Every write is gated by the checks made before it (``Trace.ok``), so a call that fails a
+check leaves what eager code would have left when it raised.
 
 A :class:`Trace` is installed in :data:`jaxtensor._context.current` while the function is
 traced (see ``_jit.py``); storages and the indexing code call its methods instead of
@@ -49,7 +51,7 @@ class Trace(JitTrace):
     """
 
     __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
-                 "missed", "items", "msgs")
+                 "missed", "items", "msgs", "ok")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
                  parent: JitTrace | None, mode: str | None) -> None:
@@ -62,8 +64,11 @@ class Trace(JitTrace):
         self.mode = mode
         self.missed = False
         self.items: list[tuple[Any, Any]] = []  # OWN mode: (fails, offending value) per check
-        # ... and (axis, size, unsigned, function name)
-        self.msgs: list[tuple[int, int, bool, str | None]] = []
+        # ... and (axis, size, unsigned, function name), or ("value", dtype, kind, unsigned)
+        self.msgs: list[tuple] = []
+        # whether every check made so far (in this JAX trace) passed: a traced bool that
+        # gates every later write, so a call that fails a check changes nothing from there on
+        self.ok: Any = None
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -86,7 +91,27 @@ class Trace(JitTrace):
             return self._discover(st)
         return st.settled()
 
+    def update(self, st: Storage, fn: Any, args: tuple) -> None:
+        """``st``'s value becomes ``fn(value, *args)`` (a write kernel), only if every check
+        so far passed: under ``lax.cond``, which XLA runs in place on a donated buffer."""
+        old = self.read(st)
+        ok = self.ok
+        if ok is None or current_trace() is not self.jax_trace:
+            self._write(st, fn(old, *args))
+        else:
+            self._write(st, lax.cond(ok, lambda b: fn(b, *args), lambda b: b, old))
+
     def write(self, st: Storage, new: Any) -> None:
+        """``new`` (computed from the current value) becomes ``st``'s value, only if every
+        check so far passed."""
+        ok = self.ok
+        if ok is not None and current_trace() is self.jax_trace:
+            old = self.read(st)
+            if old.shape == new.shape and old.dtype == new.dtype:
+                new = lax.select(ok, new, old)
+        self._write(st, new)
+
+    def _write(self, st: Storage, new: Any) -> None:
         known = st in self.values
         if known or self._from_outside(st):
             if current_trace() is not self.jax_trace:
@@ -112,13 +137,38 @@ class Trace(JitTrace):
         if mode is None:
             return
         if mode == CHECKIFY:
-            _checkify_check(i, n, axis, fname)
+            self._passed(_checkify_check(i, n, axis, fname))
         elif mode == INHERIT:
             self.parent.check_index(i, n, axis, fname)
         elif current_trace() is not self.jax_trace:
             self.missed = True
         else:
             self._record(i, n, axis, fname)
+
+    def check_value(self, v: Any, dtype: np.dtype) -> None:
+        """Check a traced single value assigned into an integer Tensor of ``dtype`` as eager
+        code checks a number: NaN or infinity raise ``ValueError``, an integer out of the
+        dtype's range ``OverflowError``."""
+        mode = self.mode
+        if mode is None:
+            return
+        if mode == INHERIT:
+            self.parent.check_value(v, dtype)
+            return
+        fail, bad, raw, msg = _value_check(v, dtype)
+        if mode == CHECKIFY:
+            checkify.check(~fail, _value_message(msg), raw)
+            self._passed(~fail)
+        elif current_trace() is not self.jax_trace:
+            self.missed = True
+        else:
+            self.items.append((fail, bad))
+            self.msgs.append(msg)
+            self._passed(~fail)
+
+    def _passed(self, ok: Any) -> None:
+        if current_trace() is self.jax_trace:
+            self.ok = ok if self.ok is None else self.ok & ok
 
     def _record(self, i: Any, n: int, axis: int, fname: str | None) -> None:
         i = jnp.asarray(i)
@@ -145,6 +195,7 @@ class Trace(JitTrace):
             fail = (v < -n) | (v >= n)
         self.items.append((fail, v))
         self.msgs.append((axis, n, wrap, fname))
+        self._passed(~fail)
 
     def check_output(self) -> Any:
         """The recorded checks folded into ``[code, value]``: ``code`` is 0 when every check
@@ -175,6 +226,10 @@ class CheckedTrace(JitTrace):
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         _checkify_check(i, n, axis, fname)
 
+    def check_value(self, v: Any, dtype: np.dtype) -> None:
+        fail, _, raw, msg = _value_check(v, dtype)
+        checkify.check(~fail, _value_message(msg), raw)
+
 
 def message(v: Any, n: int, axis: int, fname: str | None) -> str:
     """The eager code's bounds message (``{}`` for the value: a checkify format)."""
@@ -183,40 +238,92 @@ def message(v: Any, n: int, axis: int, fname: str | None) -> str:
     return f"{fname}(): index {v} is out of bounds for dimension {axis} with size {n}"
 
 
-def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> None:
+def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> Any:
     i = jnp.asarray(i)
     if i.size == 0:
-        return
+        return jnp.bool_(True)
     ok = (i >= -n) & (i < n)
     if i.ndim == 0:
         bad = i
     else:  # the value eager code names: the largest if it is too large, else the smallest
         hi = jnp.max(i)
         bad = jnp.where(hi >= n, hi, jnp.min(i))
-    checkify.check(jnp.all(ok), message("{}", n, axis, fname), bad)
+    ok = jnp.all(ok)
+    checkify.check(ok, message("{}", n, axis, fname), bad)
+    return ok
 
 
-def check_error(checks: tuple, chk: Any) -> IndexError | None:
-    """The ``IndexError`` of the first failing check in ``chk`` (``[code, value]``), or None."""
+def _value_check(v: Any, dtype: np.dtype) -> tuple[Any, Any, Any, tuple]:
+    """(fails, value to report in the folded output, the value itself, message tuple) of a
+    single value assigned into ``dtype``. A float reports -1, 0 or 1 for -inf, NaN and inf
+    (``_FLOAT_NAMES``)."""
+    v = jnp.asarray(v)
+    vdt = np.dtype(v.dtype)
+    if jnp.issubdtype(vdt, jnp.floating):  # (bfloat16 has kind "V")
+        fail = ~jnp.isfinite(v)
+        return fail, jnp.where(jnp.isnan(v), 0, jnp.sign(v)).astype(_IDX), v, (
+            "value", str(dtype), "f", False)
+    lo, hi = np.iinfo(dtype).min, np.iinfo(dtype).max
+    vlo, vhi = np.iinfo(vdt).min, np.iinfo(vdt).max
+    fail = jnp.zeros((), bool)
+    if lo > vlo:
+        fail = fail | (v < lo)
+    if hi < vhi:
+        fail = fail | (v > hi)
+    unsigned = vdt.kind == "u" and vdt.itemsize >= _IDX_SIZE
+    return fail, v.astype(_IDX), v, ("value", str(dtype), "i", unsigned)
+
+
+_FLOAT_NAMES = {-1: "-inf", 0: "nan", 1: "inf"}
+
+
+def _value_error(msg: tuple, v: Any) -> Exception:
+    _, dtype, kind, _ = msg
+    if kind == "f":
+        name = _FLOAT_NAMES.get(int(v), v) if not isinstance(v, str) else v
+        return ValueError(f"cannot convert float {name} to integer: a Tensor of dtype {dtype} "
+                          "cannot hold NaN or infinity")
+    return OverflowError(f"Python integer {v} out of bounds for {dtype}")
+
+
+def _value_message(msg: tuple) -> str:
+    """The checkify form of a value check's message (``{}``: the value)."""
+    return str(_value_error(msg, "{}"))
+
+
+def check_error(checks: tuple, chk: Any) -> Exception | None:
+    """The error of the first failing check in ``chk`` (``[code, value]``), or None:
+    ``IndexError`` for an index, ``ValueError``/``OverflowError`` for an assigned value."""
     c = np.asarray(chk)
     code = int(c[0])
     if not code:
         return None
-    axis, n, unsigned, fname = checks[code - 1]
+    entry = checks[code - 1]
     v = int(c[1])
+    if entry[0] == "value":
+        if entry[3]:
+            v %= 1 << (8 * _IDX_SIZE)
+        return _value_error(entry, v)
+    axis, n, unsigned, fname = entry
     if unsigned:
         v %= 1 << (8 * _IDX_SIZE)
     return IndexError(message(v, n, axis, fname))
 
 
-def checkify_error(err: Any) -> IndexError | None:
-    """The ``IndexError`` of a checkify error state, or None."""
+def checkify_error(err: Any) -> Exception | None:
+    """The error of a checkify error state (``IndexError``, or the value checks'
+    ``ValueError``/``OverflowError``), or None."""
     msg = err.get()
     if msg is None:
         return None
     first = msg.split("\n")[0]
     suffix = " (`check` failed)"
-    return IndexError(first[:-len(suffix)] if first.endswith(suffix) else first)
+    text = first[:-len(suffix)] if first.endswith(suffix) else first
+    if text.startswith("cannot convert float"):
+        return ValueError(text)
+    if text.startswith("Python integer"):
+        return OverflowError(text)
+    return IndexError(text)
 
 
 def weak(storages: list[Storage]) -> tuple:

@@ -185,7 +185,7 @@ class Storage:
         """
         jt = _current_jit.get()
         if jt is not None:
-            jt.write(self, pick(None)(jt.read(self), *args))
+            jt.update(self, pick(None), args)
             return
         self._apply(pick, args)
 
@@ -312,7 +312,14 @@ class Storage:
             # loses every sharded axis but the first)
             unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)
             del arr
-            self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
+            if type(_core.trace_ctx.trace) is _core.EvalTrace:
+                self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
+            else:
+                # read first inside a trace (a closed-over Tensor met by jaxtensor.jit or
+                # jax.jit): the queued writes are concrete and happened before it, so they
+                # are applied eagerly (traced, the result would leak a tracer)
+                with _core.eval_context():
+                    self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
         finally:
             del p[:taken]
 

@@ -11,8 +11,9 @@ A single value gets these checks whatever its Python type: a NumPy scalar, a 0-D
 array, a 0-D Tensor or ``jax.Array`` is checked like the Python number it holds when its
 dtype does not cast safely to the destination's (NumPy itself wraps ``np.int64(300)`` into
 ``uint8`` silently; jaxtensor raises, see ``docs/decisions.md``). Non-numeric values
-(``np.datetime64``, strings) raise ``TypeError``. Inside a traced function the value is
-not known, so it is cast without the check.
+(``np.datetime64``, strings) raise ``TypeError``. Inside ``jaxtensor.jit`` a traced single
+value is checked by the trace (the call raises the same error); under plain ``jax.jit``
+it is cast without the check.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import jax
 import numpy as np
 
 from . import _dtypes
+from ._context import current as _current_jit
 from ._creation import asarray
 from ._tensor import Tensor
 
@@ -52,7 +54,12 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
                 f"cannot convert float {value} to integer: a Tensor of dtype {dtype} cannot "
                 "hold NaN or infinity"
             )
-        return np.asarray(value, dtype=dtype)
+        try:
+            return np.asarray(value, dtype=dtype)
+        except OverflowError:
+            if t is not int:
+                raise
+            raise OverflowError(f"Python integer {value} out of bounds for {dtype}") from None
     if isinstance(value, Tensor):
         arr = value._value()
     elif isinstance(value, (jax.Array, Tracer)):
@@ -85,9 +92,15 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
             "and booleans can be stored; convert the value first"
         )
     if (arr.ndim == 0 and dtype.kind in "iu" and (vdt.kind in "iuf" or vdt == _dtypes.bfloat16)
-            and not np.can_cast(vdt, dtype) and not isinstance(arr, Tracer)):
-        # a single value that may not fit: checked like the Python number it holds
-        prepare_value(arr.item(), dtype, target)
+            and not np.can_cast(vdt, dtype)):
+        # a single value that may not fit: checked like the Python number it holds (a
+        # traced one by the running jaxtensor.jit trace, raising the same error at the call)
+        if not isinstance(arr, Tracer):
+            prepare_value(arr.item(), dtype, target)
+        else:
+            jt = _current_jit.get()
+            if jt is not None:
+                jt.check_value(arr, dtype)
     vs = tuple(arr.shape)
     stripped = vs
     while len(stripped) > len(target) and stripped[0] == 1:

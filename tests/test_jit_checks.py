@@ -1,0 +1,156 @@
+"""Checks under ``jaxtensor.jit`` behave as the eager ones: assigned values and indices.
+
+A traced single value assigned into an integer Tensor gets the eager checks (NaN/infinity:
+``ValueError``, out of range: ``OverflowError``, same messages) at the call, in the folded
+check output and under checkify (a check in a loop body). A failed check skips every later
+write of the call, so after the error every alias reads what eager code would have left:
+the failing write and everything after it changed nothing, with or without donation.
+"""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+import pytest
+from jax import lax
+
+import jaxtensor as jt
+
+
+def _eager_error(dtype: str, value: object) -> tuple[type, str] | None:
+    x = jt.zeros(3, dtype=dtype)
+    try:
+        x[0] = value
+    except (ValueError, OverflowError) as e:
+        return type(e), str(e)
+    return None
+
+
+def _put(x, v):
+    x[0] = v
+
+
+def _put_after_loop(x, v):
+    lax.fori_loop(0, 2, lambda k, c: c + x[k], x[0])  # a check in a loop body: checkify mode
+    x[0] = v
+
+
+VALUES = [300, -1, 255, 2**40, 2.5, float("nan"), float("inf"), -float("inf"),
+          np.int64(-129), np.uint64(2**64 - 1), np.float32("nan"), np.int16(1000)]
+
+
+@pytest.mark.parametrize("body", [_put, _put_after_loop])
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int32", "uint64"])
+def test_traced_value_checked_like_eager(dtype: str, body) -> None:
+    f = jt.jit(body)
+    for value in VALUES:
+        want = _eager_error(dtype, value)
+        x = jt.asarray([1, 2, 3], dtype=dtype)
+        alias = x[::2]
+        if want is None:
+            f(x, value)
+            y = jt.asarray([1, 2, 3], dtype=dtype)
+            y[0] = value
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+            continue
+        with pytest.raises(want[0]) as e:
+            f(x, value)
+        assert str(e.value) == want[1], (dtype, value)
+        assert x.tolist() == [1, 2, 3] and alias.tolist() == [1, 3]
+
+
+def test_traced_value_zero_d_tensor_and_array() -> None:
+    f = jt.jit(_put)
+    x = jt.zeros(3, dtype=jt.uint8)
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for uint8"):
+        f(x, jt.asarray(300))
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for uint8"):
+        f(x, jax.numpy.asarray(300))
+    with pytest.raises(ValueError, match="cannot convert float nan"):
+        f(x, jt.asarray(float("nan")))
+    f(x, jt.asarray(7, dtype=jt.int16))
+    assert x.tolist() == [7, 0, 0]
+
+
+def test_value_check_off_with_check_bounds_false() -> None:
+    f = jt.jit(_put, check_bounds=False)
+    x = jt.zeros(3, dtype=jt.uint8)
+    f(x, 300)  # unchecked: XLA's conversion wraps
+    assert x.tolist() == [44, 0, 0]
+
+
+@pytest.mark.parametrize("donate", [True, False])
+def test_failed_bounds_check_leaves_every_alias_unchanged(donate: bool) -> None:
+    def put(t, j):
+        t[j] = 100.0
+
+    f = jt.jit(put, donate=donate)
+    base = jt.arange(10.0)
+    view = base[2:8]
+    strided = base[::3]
+    row = jt.reshape(base, (2, 5))[1]
+    f(view, 1)  # compiled, in bounds
+    for j in (6, -7, 10**6):
+        with pytest.raises(IndexError, match="out of bounds for axis 0 with size 6"):
+            f(view, j)
+    want = np.arange(10.0)
+    want[3] = 100.0
+    np.testing.assert_array_equal(np.asarray(base), want)
+    np.testing.assert_array_equal(np.asarray(view), want[2:8])
+    np.testing.assert_array_equal(np.asarray(strided), want[::3])
+    np.testing.assert_array_equal(np.asarray(row), want[5:])
+
+
+def test_writes_after_a_failed_check_are_skipped_with_donation() -> None:
+    """As eagerly: writes before the failing statement stay, the rest change nothing."""
+    def steps(x, y, i):
+        x[0] = 1.0
+        y[i] = 2.0  # fails for i out of bounds
+        x[1] = 3.0
+        y[0] += 4.0
+        x[2:] = 5.0
+
+    f = jt.jit(steps)
+    x, y = jt.zeros(4), jt.zeros(2)
+    xv = x[1:]
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        f(x, y, 5)
+    ex, ey = jt.zeros(4), jt.zeros(2)
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        steps(ex, ey, 5)
+    assert x.tolist() == ex.tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert y.tolist() == ey.tolist() == [0.0, 0.0]
+    assert xv.tolist() == [0.0, 0.0, 0.0]
+    f(x, y, 1)
+    assert x.tolist() == [1.0, 3.0, 5.0, 5.0] and y.tolist() == [4.0, 2.0]
+
+
+def test_failed_check_skips_in_place_operator_results() -> None:
+    def bump(x, i):
+        x[i]  # a read out of bounds: fails
+        x += 1.0  # whole-Tensor in-place result: skipped
+
+    f = jt.jit(bump)
+    x = jt.zeros(3)
+    with pytest.raises(IndexError):
+        f(x, 3)
+    assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_closed_over_tensor_with_queued_scalar_writes() -> None:
+    """Scalar writes queued on a closed-over Tensor before a trace first reads it are applied
+    eagerly (they happened before the call), not traced into a leaked value."""
+    acc = jt.zeros(4)
+    acc[1] = 5.0  # queued
+
+    @jt.jit
+    def bump(n):
+        acc[0] += n
+
+    bump(1.0)
+    acc[2] = 3.0
+    bump(1.0)
+    assert acc.tolist() == [2.0, 5.0, 3.0, 0.0]
+    b = jt.zeros(3)
+    b[0] = 2.0
+    assert float(jax.jit(lambda: b.sum().to_jax())()) == 2.0
