@@ -36,7 +36,8 @@ def _put_after_loop(x, v):
 
 
 VALUES = [300, -1, 255, 2**40, 2.5, float("nan"), float("inf"), -float("inf"),
-          np.int64(-129), np.uint64(2**64 - 1), np.float32("nan"), np.int16(1000)]
+          np.int64(-129), np.uint64(2**64 - 1), np.float32("nan"), np.int16(1000),
+          300.0, -1.5, -0.9, 255.9, np.float32(1e10), -1e15]
 
 
 @pytest.mark.parametrize("body", [_put, _put_after_loop])

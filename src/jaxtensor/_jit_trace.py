@@ -155,16 +155,16 @@ class Trace(JitTrace):
         if mode == INHERIT:
             self.parent.check_value(v, dtype)
             return
-        fail, bad, raw, msg = _value_check(v, dtype)
-        if mode == CHECKIFY:
-            checkify.check(~fail, _value_message(msg), raw)
-            self._passed(~fail)
-        elif current_trace() is not self.jax_trace:
-            self.missed = True
-        else:
-            self.items.append((fail, bad))
-            self.msgs.append(msg)
-            self._passed(~fail)
+        for fail, bad, raw, msg in _value_checks(v, dtype):
+            if mode == CHECKIFY:
+                checkify.check(~fail, _value_message(msg), raw)
+                self._passed(~fail)
+            elif current_trace() is not self.jax_trace:
+                self.missed = True
+            else:
+                self.items.append((fail, bad))
+                self.msgs.append(msg)
+                self._passed(~fail)
 
     def _passed(self, ok: Any) -> None:
         if current_trace() is self.jax_trace:
@@ -227,8 +227,8 @@ class CheckedTrace(JitTrace):
         _checkify_check(i, n, axis, fname)
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
-        fail, _, raw, msg = _value_check(v, dtype)
-        checkify.check(~fail, _value_message(msg), raw)
+        for fail, _, raw, msg in _value_checks(v, dtype):
+            checkify.check(~fail, _value_message(msg), raw)
 
 
 def message(v: Any, n: int, axis: int, fname: str | None) -> str:
@@ -253,17 +253,22 @@ def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> Any:
     return ok
 
 
-def _value_check(v: Any, dtype: np.dtype) -> tuple[Any, Any, Any, tuple]:
-    """(fails, value to report in the folded output, the value itself, message tuple) of a
-    single value assigned into ``dtype``. A float reports -1, 0 or 1 for -inf, NaN and inf
-    (``_FLOAT_NAMES``)."""
+def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
+    """The checks of a single value assigned into the integer ``dtype``, each (fails, value
+    to report in the folded output, value for checkify, message tuple). A float fails when it
+    is not finite (reported as -1, 0 or 1 for -inf, NaN and inf: ``_FLOAT_NAMES``) and, as
+    eager code does, when its truncation is out of the dtype's range (one beyond the index
+    dtype's range is reported as that range's end)."""
     v = jnp.asarray(v)
     vdt = np.dtype(v.dtype)
-    if jnp.issubdtype(vdt, jnp.floating):  # (bfloat16 has kind "V")
-        fail = ~jnp.isfinite(v)
-        return fail, jnp.where(jnp.isnan(v), 0, jnp.sign(v)).astype(_IDX), v, (
-            "value", str(dtype), "f", False)
     lo, hi = np.iinfo(dtype).min, np.iinfo(dtype).max
+    if jnp.issubdtype(vdt, jnp.floating):  # (bfloat16 has kind "V")
+        finite = jnp.isfinite(v)
+        t = jnp.where(finite, jnp.trunc(v), 0)
+        bad = t.astype(_IDX)
+        return [(~finite, jnp.where(jnp.isnan(v), 0, jnp.sign(v)).astype(_IDX), v,
+                 ("value", str(dtype), "f", False)),
+                ((t < float(lo)) | (t >= float(hi) + 1), bad, bad, ("value", str(dtype), "i", False))]
     vlo, vhi = np.iinfo(vdt).min, np.iinfo(vdt).max
     fail = jnp.zeros((), bool)
     if lo > vlo:
@@ -271,7 +276,7 @@ def _value_check(v: Any, dtype: np.dtype) -> tuple[Any, Any, Any, tuple]:
     if hi < vhi:
         fail = fail | (v > hi)
     unsigned = vdt.kind == "u" and vdt.itemsize >= _IDX_SIZE
-    return fail, v.astype(_IDX), v, ("value", str(dtype), "i", unsigned)
+    return [(fail, v.astype(_IDX), v, ("value", str(dtype), "i", unsigned))]
 
 
 _FLOAT_NAMES = {-1: "-inf", 0: "nan", 1: "inf"}

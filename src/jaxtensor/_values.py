@@ -57,9 +57,9 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
         try:
             return np.asarray(value, dtype=dtype)
         except OverflowError:
-            if t is not int:
+            if t is complex:
                 raise
-            raise OverflowError(f"Python integer {value} out of bounds for {dtype}") from None
+            raise OverflowError(f"Python integer {int(value)} out of bounds for {dtype}") from None
     if isinstance(value, Tensor):
         arr = value._value()
     elif isinstance(value, (jax.Array, Tracer)):
