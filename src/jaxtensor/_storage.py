@@ -334,5 +334,11 @@ def _scatter_flat(base: Any, idx: Any, vals: Any) -> Any:
 
 
 def _scatter_unravel(base: Any, idx: Any, vals: Any) -> Any:
-    coords = jnp.unravel_index(idx, base.shape)
-    return base.at[coords].set(vals, mode="drop", unique_indices=True)
+    # (not jnp.unravel_index: it clips, so a padding index ``base.size`` became the last
+    # element and overwrote it; here the padding's first coordinate is out of bounds, dropped)
+    coords = []
+    for n in reversed(base.shape[1:]):
+        coords.append(idx % n)
+        idx = idx // n
+    coords.append(idx)
+    return base.at[tuple(reversed(coords))].set(vals, mode="drop", unique_indices=True)
