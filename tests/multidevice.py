@@ -37,9 +37,10 @@ def env(devices: int) -> dict[str, str]:
     return e
 
 
-def run(script: str, devices: int = 8, timeout: float = 240) -> str:
-    """Run ``PRELUDE + script`` with ``devices`` CPU devices; its stdout (it must exit 0)."""
-    code = PRELUDE + textwrap.dedent(script)
+def run(script: str, devices: int = 8, timeout: float = 240, helpers: str = "") -> str:
+    """Run ``PRELUDE``, ``helpers`` and ``script`` (each dedented) with ``devices`` CPU
+    devices; its stdout (it must exit 0)."""
+    code = PRELUDE + textwrap.dedent(helpers) + textwrap.dedent(script)
     proc = subprocess.run([sys.executable, "-c", code], env=env(devices), capture_output=True,
                           text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-8000:]

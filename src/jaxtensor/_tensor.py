@@ -151,6 +151,12 @@ class Tensor:
         return next(iter(devs)) if len(devs) == 1 else arr.sharding
 
     @property
+    def sharding(self) -> Any:
+        """The ``jax.sharding.Sharding`` of this Tensor's value (``device`` gives the one
+        device of an unsharded Tensor); see ``docs/scaling.md``."""
+        return self._value().sharding
+
+    @property
     def base(self) -> Tensor | None:
         """The Tensor whose storage this one views (None if it owns its storage)."""
         return self._base
