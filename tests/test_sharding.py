@@ -205,3 +205,64 @@ def test_every_write_kind_keeps_the_storage_sharding() -> None:
                 assert v.sharding == sh, (what, v.sharding)
         print("ok")
         """)
+
+
+def test_a_value_laid_out_otherwise_does_not_move_the_storage() -> None:
+    multidevice.run("""
+        m = Mesh(np.array(jax.devices()), ("x",))
+        rows, cols = NamedSharding(m, P("x", None)), NamedSharding(m, P(None, "x"))
+        a = np.arange(64, dtype=np.float32).reshape(8, 8)
+        x = jt.asarray(a, device=rows)
+        y = jt.asarray(a * 2, device=cols)
+        x[...] = y; a[...] = a * 2
+        x[:] = x.T + 1; a[:] = a.T + 1
+        x[1:3] = y[1:3]; a[1:3] = (np.arange(64).reshape(8, 8) * 2)[1:3]
+        x += y.T; a += (np.arange(64, dtype=np.float32).reshape(8, 8) * 2).T
+        assert x.sharding.is_equivalent_to(rows, 2), x.sharding
+        np.testing.assert_array_equal(np.asarray(x), a)
+
+        @jt.jit
+        def f(x, y):
+            x[...] = y * 3
+            y[:, 0] = x[0]
+        f(x, y)
+        assert x.sharding.is_equivalent_to(rows, 2), x.sharding
+        assert y.sharding.is_equivalent_to(cols, 2), y.sharding
+        print("ok")
+        """)
+
+
+def test_jit_in_and_out_shardings() -> None:
+    multidevice.run("""
+        m = Mesh(np.array(jax.devices()).reshape(4, 2), ("x", "y"))
+        rows, cols = NamedSharding(m, P("x", None)), NamedSharding(m, P(None, "x"))
+
+        def step(x, i, y):
+            x[i] = 1.0
+            x[:, 1:3] += 2.0
+            y[0, 0] += 5.0
+            return jt.index_select(x, 1, jt.asarray([0, 2, 3, 5])), x.sum(axis=0)
+
+        f = jt.jit(step, in_shardings=(rows, None, None), out_shardings=(cols, None))
+        t = jt.asarray(np.arange(128.0).reshape(8, 16))  # on one device: placed by the call
+        u = jt.ones((4, 4))
+        a = np.arange(128.0).reshape(8, 16)
+        for k in range(3):
+            r, s = f(t, k, u)
+            a[k] = 1; a[:, 1:3] += 2
+            assert t.sharding.is_equivalent_to(rows, 2), t.sharding
+            assert r.sharding.is_equivalent_to(cols, 2), r.sharding
+            np.testing.assert_array_equal(np.asarray(t), a)
+            np.testing.assert_array_equal(np.asarray(r), a[:, [0, 2, 3, 5]])
+            np.testing.assert_array_equal(np.asarray(s), a.sum(axis=0))
+        assert float(u[0, 0]) == 16.0
+        v = t[1:]
+        g = jt.jit(lambda v: v.sum(), in_shardings=cols)
+        try:
+            g(v)
+        except ValueError as e:
+            assert "view" in str(e), e
+        else:
+            raise AssertionError("a view laid out otherwise was accepted")
+        print("ok")
+        """)

@@ -96,7 +96,8 @@ class Storage:
         trace: the JAX trace the storage was created under.
     """
 
-    __slots__ = ("_array", "version", "exported", "trace", "_pending", "meta", "__weakref__")
+    __slots__ = ("_array", "version", "exported", "trace", "_pending", "meta", "layout",
+                 "__weakref__")
 
     def __init__(self, array: Any, *, exported: bool = False) -> None:
         self._array = array
@@ -105,6 +106,9 @@ class Storage:
         self.trace = _core.trace_ctx.trace
         self._pending: list[tuple[int, Any]] | None = None
         self.meta: Any = None  # what the indexing code derives once from shape and dtype
+        # the Sharding every value keeps when it spans several devices, False on one device,
+        # None until decided by the first write (:func:`_layout`)
+        self.layout: Any = None
 
     # -- reading -------------------------------------------------------------------------
     @property
@@ -179,6 +183,8 @@ class Storage:
             jt.write(self, new)
             return
         with LOCK:
+            if self.layout is None:
+                self.layout = _layout(self._array)
             self._install(new)
 
     def install(self, new: Any) -> None:
@@ -194,6 +200,8 @@ class Storage:
         if self._pending:
             self._flush()
         arr = self._array
+        if self.layout is None:
+            self.layout = _layout(arr)
         if donate and not self.exported and type(arr) is _ArrayImpl:
             # the slot is marked first, so that no other thread can take the value between
             # the count of its references and the mark
@@ -219,6 +227,8 @@ class Storage:
             if type(old) is not _ArrayImpl or (flush and _any_tracer(args)):
                 self._install(pick(None)(old, *args))
                 return
+            if self.layout is None:
+                self.layout = _layout(old)
             self._array = BUSY
             try:
                 new = pick(self.donatable(old))(old, *args)
@@ -237,6 +247,12 @@ class Storage:
                 "Tensor as an argument and return its new value, or use jaxtensor.jit, which "
                 "writes mutations of closed-over Tensors back after the call."
             )
+        lay = self.layout
+        if lay and type(new) is _ArrayImpl:
+            s = new.sharding
+            if s is not lay and not s.is_equivalent_to(lay, new.ndim):
+                # a written storage keeps its sharding, whatever the value's own
+                new = jax.device_put(new, lay)
         self._array = new
         self.version = next(_versions)
         self.exported = False
@@ -298,6 +314,14 @@ class Storage:
             self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
         finally:
             del p[:taken]
+
+
+def _layout(arr: Any) -> Any:
+    """The sharding a storage holding ``arr`` keeps (False: one device; None: not known)."""
+    if type(arr) is not _ArrayImpl:
+        return None
+    s = arr.sharding
+    return s if len(s.device_set) > 1 else False
 
 
 def _flush_picker(bucket: int, unravel: bool) -> Callable[[bool | None], Callable]:

@@ -284,7 +284,7 @@ def new_tensor(array: Any) -> Tensor:
     st.version = 0
     st.exported = False
     st.trace = _trace_ctx.trace
-    st._pending = st.meta = None
+    st._pending = st.meta = st.layout = None
     t = _new(Tensor)
     t._storage = st
     t._view = t._cache = t._base = None
