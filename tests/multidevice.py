@@ -26,22 +26,24 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 """
 
 
-def env(devices: int) -> dict[str, str]:
+def env(devices: int, xla_flags: str = "") -> dict[str, str]:
     """The environment of a subprocess with ``devices`` CPU devices and this tree's code."""
     e = dict(os.environ)
     flags = [f for f in e.get("XLA_FLAGS", "").split()
              if not f.startswith("--xla_force_host_platform_device_count")]
-    e["XLA_FLAGS"] = " ".join([*flags, f"--xla_force_host_platform_device_count={devices}"])
+    e["XLA_FLAGS"] = " ".join([*flags, f"--xla_force_host_platform_device_count={devices}",
+                               *xla_flags.split()])
     e["JAX_PLATFORMS"] = "cpu"
     e["PYTHONPATH"] = os.pathsep.join([SRC, TESTS, *filter(None, [e.get("PYTHONPATH")])])
     return e
 
 
-def run(script: str, devices: int = 8, timeout: float = 240, helpers: str = "") -> str:
+def run(script: str, devices: int = 8, timeout: float = 240, helpers: str = "",
+        xla_flags: str = "") -> str:
     """Run ``PRELUDE``, ``helpers`` and ``script`` (each dedented) with ``devices`` CPU
-    devices; its stdout (it must exit 0)."""
+    devices (and more ``xla_flags``); its stdout (it must exit 0)."""
     code = PRELUDE + textwrap.dedent(helpers) + textwrap.dedent(script)
-    proc = subprocess.run([sys.executable, "-c", code], env=env(devices), capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", code], env=env(devices, xla_flags), capture_output=True,
                           text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-8000:]
     return proc.stdout

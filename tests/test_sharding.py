@@ -266,3 +266,37 @@ def test_jit_in_and_out_shardings() -> None:
             raise AssertionError("a view laid out otherwise was accepted")
         print("ok")
         """)
+
+
+def test_index_select_communicates_only_along_the_sharded_axis(tmp_path) -> None:
+    # the compiled (partitioned) programs the eager calls ran, as XLA dumps them
+    multidevice.run(f"""
+        import glob, re
+        DUMP = {str(tmp_path)!r}
+        COLLECTIVE = re.compile(r"all-gather|all-reduce|collective-permute|all-to-all|"
+                                r"reduce-scatter")
+
+        def collectives(f):
+            before = set(glob.glob(DUMP + "/*after_optimizations.txt"))
+            r = f()
+            r._value().block_until_ready()
+            new = set(glob.glob(DUMP + "/*after_optimizations.txt")) - before
+            assert new, "no program was compiled"
+            return r, {{c for n in new for c in COLLECTIVE.findall(open(n).read())}}
+
+        mesh = Mesh(np.array(jax.devices()), ("x",))
+        idx = np.array([3, 0, 5, 5, 1, 2, 7, 6])
+        for shape, axis in [((64, 32), 0), ((32, 64), 1), ((8, 64, 16), 1)]:
+            spec = P(*["x" if d == axis else None for d in range(len(shape))])
+            a = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+            x = jt.asarray(a, device=NamedSharding(mesh, spec))
+            for d in range(len(shape)):
+                r, found = collectives(lambda: jt.index_select(x, d, jt.asarray(idx)))
+                np.testing.assert_array_equal(np.asarray(r), np.take(a, idx, axis=d))
+                if d != axis:
+                    assert not found, (shape, spec, d, found)
+                    assert r.sharding.is_equivalent_to(x.sharding, len(shape)), r.sharding
+                else:  # each device gathers the rows it holds, then one all-reduce
+                    assert found == {{"all-reduce"}}, (shape, spec, d, found)
+        print("ok")
+        """, xla_flags=f"--xla_dump_to={tmp_path}")
