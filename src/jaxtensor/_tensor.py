@@ -110,7 +110,11 @@ class Tensor:
                 "cannot convert a traced Tensor to a NumPy array inside jit/grad/vmap; "
                 "keep the computation in jaxtensor or jax.numpy"
             )
-        out = np.asarray(v, dtype=dtype)
+        try:
+            out = np.asarray(v, dtype=dtype)
+        except RuntimeError:
+            _host_read_error(v)
+            raise
         if copy:
             out = out.copy()
         return out
@@ -207,7 +211,7 @@ class Tensor:
         v = self._value()
         if isinstance(v, Tracer):
             raise jax.errors.ConcretizationTypeError(v, f"{kind.__name__}() of a traced Tensor")
-        return np.asarray(v).reshape(()).item()
+        return _host(v).reshape(()).item()
 
     def __bool__(self) -> bool:
         return bool(self._scalar(bool))
@@ -238,10 +242,10 @@ class Tensor:
         return self._scalar(object)
 
     def tolist(self) -> Any:
-        return np.asarray(self._value()).tolist()
+        return _host(self._value()).tolist()
 
     def numpy(self) -> np.ndarray:
-        return np.array(self._value())
+        return np.array(_host(self._value()))
 
     # -- repr ------------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -253,6 +257,8 @@ class Tensor:
         v = self._value()
         if isinstance(v, Tracer):
             return head + ", traced)"
+        if not v.is_fully_addressable:
+            return head + f", over {len({d.process_index for d in v.sharding.device_set})} processes)"
         body = np.array2string(
             np.asarray(v), separator=", ", prefix=" " * 7, threshold=1000
         )
@@ -275,6 +281,26 @@ def _tree_unflatten(aux: None, children: tuple[Any]) -> Tensor:
 jax.tree_util.register_pytree_node(Tensor, _tree_flatten, _tree_unflatten)
 
 __all__ = ["Tensor", "jnp"]
+
+
+def _host(v: Any) -> np.ndarray:
+    """``np.asarray(v)``, saying what to do when ``v`` spans other processes' devices."""
+    try:
+        return np.asarray(v)
+    except RuntimeError:
+        _host_read_error(v)
+        raise
+
+
+def _host_read_error(v: Any) -> None:
+    if isinstance(v, jax.Array) and not v.is_fully_addressable:
+        raise RuntimeError(
+            "this Tensor is a global array over the devices of several processes; a process "
+            "can read only the shards on its own devices. Gather it first "
+            "(jax.experimental.multihost_utils.process_allgather(x.to_jax())), read this "
+            "process's part (x.to_jax().addressable_shards), or keep the computation on "
+            "device (jaxtensor operations and jaxtensor.jit run on global Tensors)"
+        ) from None
 
 
 def new_tensor(array: Any) -> Tensor:
