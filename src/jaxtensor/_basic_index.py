@@ -83,8 +83,9 @@ class Template:
         self.const = tuple(const)
         self.int_terms = tuple(terms)
         self.int_checks = tuple(int_checks)  # (axis, size) per int in the key
-        # the write kernels, the ``pick`` argument of Storage.update
-        self.pick = _kernels.Kernels(self.write_py)
+        # the write kernels, the ``pick`` argument of Storage.update: shared by every template
+        # of this view structure (``x[s:s + 2] = v`` for any ``s`` compiles once)
+        self.pick = _kernels.kernels(("write", view.key), self.write_py)
         # the memo of the views this template makes (all of one structure)
         self.view_fast = _view.memo()
 
