@@ -61,6 +61,14 @@ t[:, 3] += 0.5
 results["after_writes"] = gather(t)
 results["view"] = gather(v)
 
+# an integer index array that is itself a global array (bounds checked on device)
+part = 4 // jax.process_count()
+gidx = jax.make_array_from_process_local_data(
+    NamedSharding(mesh, P("x")),
+    np.array([7, 1, 4, 2], np.int32)[jax.process_index() * part:][:part], (4,))
+results["global_index_read"] = gather(t[jt.asarray(gidx)])
+t[jt.asarray(gidx), 0] = -3.0
+
 # index_select along the non-sharded and the sharded axis
 idx = jt.asarray(np.array([5, 0, 2], np.int32))
 results["index_select_1"] = gather(jt.index_select(t, 1, idx))

@@ -406,10 +406,15 @@ def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advance
             if isinstance(a, Tracer):
                 check_traced(a, n, axis)
                 continue
-            a_np = np.asarray(a)
-            if not a_np.size:
-                continue
-            lo, hi = int(a_np.min()), int(a_np.max())
+            if _spans_processes(a):  # (no process holds it whole: reduced on device)
+                if not a.size:
+                    continue
+                lo, hi = int(jnp.min(a)), int(jnp.max(a))
+            else:
+                a_np = np.asarray(a)
+                if not a_np.size:
+                    continue
+                lo, hi = int(a_np.min()), int(a_np.max())
             if lo < -n or hi >= n:
                 raise _bounds_error(hi if hi >= n else lo, axis, n)
     return _Advanced(tuple(struct), dyn, in_shape, out)
