@@ -300,3 +300,38 @@ def test_index_select_communicates_only_along_the_sharded_axis(tmp_path) -> None
                     assert found == {{"all-reduce"}}, (shape, spec, d, found)
         print("ok")
         """, xla_flags=f"--xla_dump_to={tmp_path}")
+
+
+def test_placing_tensors_on_a_sharding() -> None:
+    multidevice.run("""
+        mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ("x", "y"))
+        sh, rows = NamedSharding(mesh, P("x", "y")), NamedSharding(mesh, P("x"))
+        a = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+        j = jax.device_put(a, sh)
+        t = jt.asarray(j)
+        assert t.sharding == sh and t.to_jax() is j  # wrapped, not copied
+        t[0, 0] = 5.0  # (the caller's array is never donated or changed)
+        assert float(j[0, 0]) == 0.0 and t.sharding == sh
+        made = {
+            "zeros": jt.zeros((8, 4), device=sh), "ones": jt.ones((8, 4), device=sh),
+            "full": jt.full((8, 4), 2.0, device=sh), "empty": jt.empty((8, 4), device=sh),
+            "eye": jt.eye(8, 4, device=sh), "zeros_like": jt.zeros_like(t),
+            "asarray list": jt.asarray(a.tolist(), device=sh),
+            "asarray numpy": jt.asarray(a, device=sh),
+            "asarray Tensor": jt.asarray(jt.asarray(a), device=sh),
+            "device_put Tensor": jt.device_put(jt.asarray(a), sh),
+            "device_put numpy": jt.device_put(a, sh),
+            "to_device": jt.asarray(a).to_device(sh),
+        }
+        for name, u in made.items():
+            assert u.sharding == sh, (name, u.sharding)
+        for name in ("asarray list", "asarray numpy", "asarray Tensor", "device_put Tensor",
+                     "device_put numpy", "to_device"):
+            np.testing.assert_array_equal(np.asarray(made[name]), a, err_msg=name)
+        assert jt.device_put(t, sh) is t and t.to_device(sh) is t
+        r = jt.arange(8, device=rows)
+        assert r.sharding == rows and r.device == rows
+        back = t.to_device(jax.devices()[0])
+        assert back.sharding.device_set == {jax.devices()[0]}
+        print("ok")
+        """)
