@@ -256,6 +256,11 @@ def test_jit_in_and_out_shardings() -> None:
             np.testing.assert_array_equal(np.asarray(r), a[:, [0, 2, 3, 5]])
             np.testing.assert_array_equal(np.asarray(s), a.sum(axis=0))
         assert float(u[0, 0]) == 16.0
+        w = jt.asarray(np.ones((8, 16)), device=cols)  # laid out otherwise: moved to rows
+        f(w, 0, u)
+        assert w.sharding.is_equivalent_to(rows, 2), w.sharding
+        f(w, 1, u)
+        assert w.sharding.is_equivalent_to(rows, 2), w.sharding
         v = t[1:]
         g = jt.jit(lambda v: v.sum(), in_shardings=cols)
         try:

@@ -21,6 +21,7 @@ from typing import Any
 
 import jax
 
+from ._storage import _layout
 from ._tensor import Tensor
 
 
@@ -59,7 +60,10 @@ def _place(s: Any, leaf: Any) -> Any:
                 "jaxtensor.jit(in_shardings=...) names a view whose storage is laid out "
                 "otherwise; place its base Tensor (jt.device_put / in_shardings on the base)"
             )
-        leaf._storage.replace(jax.device_put(v, s))
+        new = jax.device_put(v, s)
+        st = leaf._storage
+        st.layout = _layout(new)  # (the storage's layout changes with it)
+        st.replace(new)
         return leaf
     if hasattr(leaf, "__array__"):
         return jax.device_put(leaf, s)
