@@ -211,7 +211,11 @@ class Tensor:
         v = self._value()
         if isinstance(v, Tracer):
             raise jax.errors.ConcretizationTypeError(v, f"{kind.__name__}() of a traced Tensor")
-        return _host(v).reshape(()).item()
+        try:
+            return np.asarray(v).reshape(()).item()
+        except RuntimeError:
+            _host_read_error(v)
+            raise
 
     def __bool__(self) -> bool:
         return bool(self._scalar(bool))
