@@ -484,3 +484,13 @@ def test_a_flush_that_drops_duplicate_writes_leaves_nothing_queued():
             x[0] = 1.0
         x[:1] = 3.0
         assert x.tolist() == [3.0, 0.0, 0.0] and not x._storage._pending, n
+
+
+def test_slice_writes_at_different_starts_share_one_compiled_kernel() -> None:
+    # templates are made per slice bounds; their write kernels are per view structure
+    from jaxtensor import _basic_index
+    from jaxtensor._indexing import _basic_sig
+
+    a = _basic_index.lookup(None, (64, 16), _basic_sig(slice(3, 5)))
+    b = _basic_index.lookup(None, (64, 16), _basic_sig(slice(9, 11)))
+    assert a is not b and a.pick is b.pick

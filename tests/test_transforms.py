@@ -313,6 +313,22 @@ def test_closed_over_tensor_mutation_is_written_back():
     assert len(traces) == n
 
 
+def test_closed_over_tensor_with_queued_writes_found_by_a_trace():
+    # the trace that finds the Tensor applies its queued scalar writes eagerly (they were
+    # compiled into the trace and installed as a tracer: TracerLeakError)
+    acc = jt.zeros(4, dtype=jt.int32)
+
+    @jt.jit
+    def bump(n):
+        acc[0] += n
+
+    acc[1] = 5
+    bump(1)
+    acc[2] = 7
+    bump(2)
+    assert acc.tolist() == [3, 5, 7, 0]
+
+
 def test_closed_over_tensor_under_plain_jax_jit_raises():
     state = jt.zeros(3)
 

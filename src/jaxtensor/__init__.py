@@ -17,6 +17,7 @@ from ._cache import clear_caches
 
 from . import (
     _creation,
+    _data_exchange,
     _data_type_functions,
     _dtypes,
     _elementwise,
@@ -37,6 +38,7 @@ from . import (
     linalg,
 )
 from ._creation import *  # noqa: F403
+from ._data_exchange import *  # noqa: F403
 from ._data_type_functions import *  # noqa: F403
 from ._elementwise import *  # noqa: F403
 from ._index_select import *  # noqa: F403
@@ -82,7 +84,7 @@ __all__ = sorted(
     | {
         n
         for m in (
-            _creation, _data_type_functions, _elementwise, _index_select,
+            _creation, _data_exchange, _data_type_functions, _elementwise, _index_select,
             _indexing_functions, _indexing_nd, _info, _linear_algebra, _manipulation, _searching, _set,
             _sorting, _statistical, _transforms, _utility,
         )

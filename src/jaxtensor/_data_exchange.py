@@ -1,5 +1,5 @@
 """Tensor methods about data exchange and devices (bound by ``_methods``): ``__dlpack__``,
-``__dlpack_device__``, ``to_device``.
+``__dlpack_device__``, ``to_device``; and the namespace function ``device_put``.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._creation import _on_device, as_device
+from ._creation import _on_device, as_device, asarray
 from ._tensor import Tensor
+
+__all__ = ["device_put"]
 
 Tracer = jax.core.Tracer
 
@@ -80,3 +82,20 @@ def _to_device(self: Tensor, device: Any, /, *, stream: Any = None) -> Tensor:
     if _on_device(v, device):
         return self
     return Tensor._wrap(jax.device_put(v, device))
+
+
+def device_put(x: Any, device: Any, /) -> Tensor:
+    """``x`` as a Tensor on ``device``: a ``jax.Device``, a ``jax.sharding.Sharding`` (the
+    Tensor is laid out over its devices) or a platform name such as ``"cpu"``.
+
+    A Tensor already placed so is returned as is (``x.to_device(device)``); anything else
+    is converted as by ``asarray(x, device=device)``.
+
+    >>> import jax, jaxtensor as jt
+    >>> x = jt.device_put(jt.ones(4), jax.sharding.SingleDeviceSharding(jax.devices()[0]))
+    >>> x.sharding.device_set == {jax.devices()[0]}
+    True
+    """
+    if isinstance(x, Tensor):
+        return _to_device(x, device)
+    return asarray(x, device=device)

@@ -396,6 +396,10 @@ def _backend(v: Any) -> str:
         return jax.default_backend()
 
 
+def _sharded(v: Any) -> bool:
+    return not isinstance(v, Tracer) and len(v.sharding.device_set) > 1
+
+
 def _check_tile(tile_shape: Any, rank: int) -> tuple[int, ...]:
     try:
         tile = tuple(operator.index(t) for t in tile_shape)
@@ -489,8 +493,12 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
     if tile is None and (dispatch != "auto" or (
             not traced and math.prod(oshape) * itemsize > min(TILE_BUDGET.values()))):
         backend = _backend(xv)
+        # a sharded x: one gather, which the partitioner splits by shard (a loop of
+        # dynamic slices over a sharded axis would gather it onto every device)
         kind = choose_kernel(backend, oshape, itemsize, donated, math.prod(xv.shape[:d]),
                              math.prod(xv.shape[d + 1:]))
+        if dispatch == "auto" and _sharded(xv):
+            kind = "direct"
         if kind == "tiled":
             tile = default_tile(oshape, itemsize, backend)
     key = ("jt.index_select", d, tile, neg, checked, n)

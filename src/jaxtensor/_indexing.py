@@ -106,8 +106,11 @@ def getitem(x: Tensor, key: Any) -> Tensor:
                                   (v, tpl, values)))
     adv = _advanced(plan, values, shape)
     if adv.shape is None:
+        where = ("inside jit" if any(isinstance(d, Tracer) for d in adv.dyn) else
+                 "over the devices of several processes (each process would need the others' "
+                 "part of it)")
         raise NonConcreteBooleanIndexError(
-            "a boolean mask inside jit selects a data-dependent number of elements; use "
+            f"a boolean mask {where} selects a data-dependent number of elements; use "
             "jaxtensor.where(mask, x, other), or jaxtensor.nonzero(mask, size=...) for a "
             "static-size index"
         )
@@ -293,6 +296,11 @@ def _bounds_error(i: int, axis: int, n: int) -> IndexError:
     return IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
 
 
+def _spans_processes(a: Any) -> bool:
+    """Whether ``a`` is a global array this process holds only part of."""
+    return type(a) is _ArrayImpl and not a.is_fully_addressable
+
+
 def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advanced:
     """Resolve masks to integer arrays, check bounds and compute the jnp index structure.
 
@@ -354,11 +362,13 @@ def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advance
             m = next(it)
             axis = item.axis + shift
             if not item.shape:  # a 0-D mask: a new axis of size 1, selected or not
-                m = jnp.reshape(m, (1,)) if isinstance(m, Tracer) else np.reshape(m, (1,))
+                m = (jnp.reshape(m, (1,)) if isinstance(m, Tracer) or _spans_processes(m)
+                     else np.reshape(m, (1,)))
                 expand.append(pos)
                 shift += 1
                 axis = pos
-            if isinstance(m, Tracer):
+            if isinstance(m, Tracer) or _spans_processes(m):
+                # (a mask known only on device: lowered to where when written through)
                 if traced_mask is not None:
                     traced_mask = ()  # more than one: not lowerable to where
                 else:
@@ -396,10 +406,15 @@ def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advance
             if isinstance(a, Tracer):
                 check_traced(a, n, axis)
                 continue
-            a_np = np.asarray(a)
-            if not a_np.size:
-                continue
-            lo, hi = int(a_np.min()), int(a_np.max())
+            if _spans_processes(a):  # (no process holds it whole: reduced on device)
+                if not a.size:
+                    continue
+                lo, hi = int(jnp.min(a)), int(jnp.max(a))
+            else:
+                a_np = np.asarray(a)
+                if not a_np.size:
+                    continue
+                lo, hi = int(a_np.min()), int(a_np.max())
             if lo < -n or hi >= n:
                 raise _bounds_error(hi if hi >= n else lo, axis, n)
     return _Advanced(tuple(struct), dyn, in_shape, out)
@@ -495,8 +510,9 @@ def _masked_assign(x: Tensor, adv: _Advanced, value: Any) -> None:
         for r in others)
     if not full:
         raise NonConcreteBooleanIndexError(
-            "inside jit, a boolean mask can only be assigned through alone (x[mask] = value, "
-            "lowered to where); for anything else use jaxtensor.where(mask, value, x)"
+            "inside jit or over the devices of several processes, a boolean mask can only be "
+            "assigned through alone (x[mask] = value, lowered to where); for anything else "
+            "use jaxtensor.where(mask, value, x)"
         )
     mask, axis = mask_axis
     v = prepare_value(value, x.dtype, x.shape)

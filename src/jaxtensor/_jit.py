@@ -50,7 +50,7 @@ import numpy as np
 from jax._src import core as _core
 from jax.experimental import checkify
 
-from . import _config, _jit_guard, _view
+from . import _config, _jit_guard, _jit_shardings, _view
 from . import _jit_pytree as jpt
 from . import _jit_trace as jtr
 from ._context import current as _current
@@ -72,9 +72,6 @@ _REJECTED = {
     "nobody else holds them; pass donate=False to turn that off",
     "donate_argnames": "jaxtensor.jit donates the buffers of argument storages by itself when "
     "nobody else holds them; pass donate=False to turn that off",
-    "in_shardings": "place the argument Tensors with jaxtensor.asarray(..., device=...) or "
-    "jax.device_put before the call instead",
-    "out_shardings": "reshard the results after the call instead",
 }
 
 # argument types that are pytree leaves as they are
@@ -511,6 +508,8 @@ def jit(
     static_argnames: str | Sequence[str] | None = None,
     check_bounds: bool = True,
     donate: bool = True,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
     **jit_kwargs: Any,
 ) -> Any:
     """Compile ``fn`` with XLA, keeping the in-place semantics of eager jaxtensor code.
@@ -535,8 +534,14 @@ def jit(
     - ``donate``: donate the old buffer of every storage that nobody else holds (default),
       so writes do not copy. With ``False`` nothing is donated and a call that fails its
       bounds check leaves every Tensor unchanged.
+    - ``in_shardings``: a ``jax.sharding.Sharding`` per positional argument (a pytree
+      prefix, ``None`` = as it is): each Tensor argument's storage is moved there in place
+      before the call if it is laid out otherwise (once; its writes come back with that
+      sharding). ``out_shardings``: a pytree prefix of the results, which are laid out so
+      (as new Tensors). Written storages always keep their own sharding
+      (``docs/scaling.md``).
     - ``jit_kwargs``: passed to ``jax.jit`` (e.g. ``keep_unused``, ``compiler_options``);
-      ``donate_argnums``/``in_shardings``/``out_shardings`` are not accepted.
+      ``donate_argnums`` is not accepted.
 
     **Returns:** a callable with the signature of ``fn``.
 
@@ -563,8 +568,14 @@ def jit(
     if fn is None:
         return functools.partial(
             jit, static_argnums=static_argnums, static_argnames=static_argnames,
-            check_bounds=check_bounds, donate=donate, **jit_kwargs)
+            check_bounds=check_bounds, donate=donate, in_shardings=in_shardings,
+            out_shardings=out_shardings, **jit_kwargs)
     if not callable(fn):
         raise TypeError(f"jaxtensor.jit expects a callable, got {type(fn).__name__}")
+    if out_shardings is not None:
+        fn = _jit_shardings.constrain_results(fn, out_shardings)
     nums, names = _static_spec(fn, static_argnums, static_argnames)
-    return Jitted(fn, nums, names, bool(check_bounds), bool(donate), jit_kwargs).entry()
+    entry = Jitted(fn, nums, names, bool(check_bounds), bool(donate), jit_kwargs).entry()
+    if in_shardings is not None:
+        entry = _jit_shardings.place_arguments(entry, in_shardings)
+    return entry

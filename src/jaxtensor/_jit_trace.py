@@ -78,7 +78,12 @@ class Trace(JitTrace):
     def _discover(self, st: Storage) -> Any:
         # Read now (a constant for this call only: the caller compiles the next call with
         # the storage as an input, so it never goes stale).
-        v = self.parent.read(st) if self.parent is not None else st.settled()
+        if self.parent is not None:
+            v = self.parent.read(st)
+        else:
+            # (its queued scalar writes are flushed eagerly, not into this trace)
+            with jax.ensure_compile_time_eval():
+                v = st.settled()
         self.values[st] = self.initial[st] = v
         self.discovered.append(st)
         return v

@@ -113,7 +113,8 @@ class Storage:
         trace: the JAX trace the storage was created under.
     """
 
-    __slots__ = ("_array", "version", "exported", "trace", "_pending", "meta", "__weakref__")
+    __slots__ = ("_array", "version", "exported", "trace", "_pending", "meta", "layout",
+                 "__weakref__")
 
     def __init__(self, array: Any, *, exported: bool = False) -> None:
         self._array = array
@@ -122,6 +123,9 @@ class Storage:
         self.trace = _core.trace_ctx.trace
         self._pending: list[tuple[int, Any]] | None = None
         self.meta: Any = None  # what the indexing code derives once from shape and dtype
+        # the Sharding every value keeps when it spans several devices, False on one device,
+        # None until decided by the first write (:func:`_layout`)
+        self.layout: Any = None
 
     # -- reading -------------------------------------------------------------------------
     @property
@@ -196,6 +200,8 @@ class Storage:
             jt.write(self, new)
             return
         with LOCK:
+            if self.layout is None:
+                self.layout = _layout(self._array)
             self._install(new)
 
     def install(self, new: Any) -> None:
@@ -211,6 +217,8 @@ class Storage:
         if self._pending:
             self._flush()
         arr = self._array
+        if self.layout is None:
+            self.layout = _layout(arr)
         if donate and not self.exported and type(arr) is _ArrayImpl:
             # the slot is marked first, so that no other thread can take the value between
             # the count of its references and the mark
@@ -236,6 +244,8 @@ class Storage:
             if type(old) is not _ArrayImpl or (flush and _any_tracer(args)):
                 self._install(pick(None)(old, *args))
                 return
+            if self.layout is None:
+                self.layout = _layout(old)
             self._array = BUSY
             try:
                 new = pick(self.donatable(old))(old, *args)
@@ -254,6 +264,12 @@ class Storage:
                 "Tensor as an argument and return its new value, or use jaxtensor.jit, which "
                 "writes mutations of closed-over Tensors back after the call."
             )
+        lay = self.layout
+        if lay and type(new) is _ArrayImpl:
+            s = new.sharding
+            if s is not lay and not s.is_equivalent_to(lay, new.ndim):
+                # a written storage keeps its sharding, whatever the value's own
+                new = jax.device_put(new, lay)
         self._array = new
         self.version = next(_versions)
         self.exported = False
@@ -324,6 +340,14 @@ class Storage:
             del p[:taken]
 
 
+def _layout(arr: Any) -> Any:
+    """The sharding a storage holding ``arr`` keeps (False: one device; None: not known)."""
+    if type(arr) is not _ArrayImpl:
+        return None
+    s = arr.sharding
+    return s if len(s.device_set) > 1 else False
+
+
 def _flush_picker(bucket: int, unravel: bool) -> Callable[[bool | None], Callable]:
     pick = _pickers.get((bucket, unravel))
     if pick is None:
@@ -358,5 +382,11 @@ def _scatter_flat(base: Any, idx: Any, vals: Any) -> Any:
 
 
 def _scatter_unravel(base: Any, idx: Any, vals: Any) -> Any:
-    coords = jnp.unravel_index(idx, base.shape)
-    return base.at[coords].set(vals, mode="drop", unique_indices=True)
+    # (not jnp.unravel_index: it clips, so a padding index ``base.size`` became the last
+    # element and overwrote it; here the padding's first coordinate is out of bounds, dropped)
+    coords = []
+    for n in reversed(base.shape[1:]):
+        coords.append(idx % n)
+        idx = idx // n
+    coords.append(idx)
+    return base.at[tuple(reversed(coords))].set(vals, mode="drop", unique_indices=True)

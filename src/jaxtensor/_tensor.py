@@ -132,7 +132,11 @@ class Tensor:
                 "cannot convert a traced Tensor to a NumPy array inside jit/grad/vmap; "
                 "keep the computation in jaxtensor or jax.numpy"
             )
-        out = np.asarray(v, dtype=dtype)
+        try:
+            out = np.asarray(v, dtype=dtype)
+        except RuntimeError:
+            _host_read_error(v)
+            raise
         if copy:
             out = out.copy()
         return out
@@ -203,6 +207,17 @@ class Tensor:
             return jax.devices()[0]
         devs = arr.devices()
         return next(iter(devs)) if len(devs) == 1 else arr.sharding
+
+    @property
+    def sharding(self) -> Any:
+        """The ``jax.sharding.Sharding`` of this Tensor's value (``device`` gives the one
+        device of an unsharded Tensor); see ``docs/scaling.md``.
+
+        >>> import jaxtensor as jt
+        >>> jt.zeros(4).sharding.is_fully_replicated
+        True
+        """
+        return self._value().sharding
 
     @property
     def base(self) -> Tensor | None:
@@ -276,7 +291,11 @@ class Tensor:
         v = self._value()
         if isinstance(v, Tracer):
             raise jax.errors.ConcretizationTypeError(v, f"{kind.__name__}() of a traced Tensor")
-        return np.asarray(v).reshape(()).item()
+        try:
+            return np.asarray(v).reshape(()).item()
+        except RuntimeError:
+            _host_read_error(v)
+            raise
 
     def __bool__(self) -> bool:
         return bool(self._scalar(bool))
@@ -323,7 +342,7 @@ class Tensor:
         >>> jt.asarray(3).tolist()
         3
         """
-        return np.asarray(self._value()).tolist()
+        return _host(self._value()).tolist()
 
     def numpy(self) -> np.ndarray:
         """A NumPy copy of the value (later writes to the Tensor do not change it).
@@ -332,7 +351,7 @@ class Tensor:
         >>> jt.asarray([1.0, 2.0]).numpy()
         array([1., 2.], dtype=float32)
         """
-        return np.array(self._value())
+        return np.array(_host(self._value()))
 
     # -- repr ------------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -344,6 +363,8 @@ class Tensor:
         v = self._value()
         if isinstance(v, Tracer):
             return head + ", traced)"
+        if not v.is_fully_addressable:
+            return head + f", over {len({d.process_index for d in v.sharding.device_set})} processes)"
         body = np.array2string(
             np.asarray(v), separator=", ", prefix=" " * 7, threshold=1000
         )
@@ -388,6 +409,26 @@ _register_with_jax()
 __all__ = ["Tensor", "jnp"]
 
 
+def _host(v: Any) -> np.ndarray:
+    """``np.asarray(v)``, saying what to do when ``v`` spans other processes' devices."""
+    try:
+        return np.asarray(v)
+    except RuntimeError:
+        _host_read_error(v)
+        raise
+
+
+def _host_read_error(v: Any) -> None:
+    if isinstance(v, jax.Array) and not v.is_fully_addressable:
+        raise RuntimeError(
+            "this Tensor is a global array over the devices of several processes; a process "
+            "can read only the shards on its own devices. Gather it first "
+            "(jax.experimental.multihost_utils.process_allgather(x.to_jax())), read this "
+            "process's part (x.to_jax().addressable_shards), or keep the computation on "
+            "device (jaxtensor operations and jaxtensor.jit run on global Tensors)"
+        ) from None
+
+
 def new_tensor(array: Any) -> Tensor:
     """``Tensor._wrap(array)`` for the hot paths: a new base Tensor owning ``array``."""
     st = _new(Storage)  # Storage.__init__ inlined: this runs for every result
@@ -395,7 +436,7 @@ def new_tensor(array: Any) -> Tensor:
     st.version = 0
     st.exported = False
     st.trace = _trace_ctx.trace
-    st._pending = st.meta = None
+    st._pending = st.meta = st.layout = None
     t = _new(Tensor)
     t._storage = st
     t._view = t._cache = t._base = None
