@@ -494,3 +494,10 @@ def test_slice_writes_at_different_starts_share_one_compiled_kernel() -> None:
     a = _basic_index.lookup(None, (64, 16), _basic_sig(slice(3, 5)))
     b = _basic_index.lookup(None, (64, 16), _basic_sig(slice(9, 11)))
     assert a is not b and a.pick is b.pick
+
+
+def test_every_parameter_of_a_public_function_has_a_description() -> None:
+    from jaxtensor import _docstrings
+
+    assert _docstrings.UNDESCRIBED == [], (
+        "add these parameters' descriptions to src/jaxtensor/_docs_params.py")

@@ -71,6 +71,8 @@ PARAMS: dict[str, tuple[str, str]] = {
     'static_argnames': ('str or sequence of str, optional', 'Keyword arguments that are compile-time constants, as in ``jax.jit``.'),
     'check_bounds': ('bool, optional', 'Check indices for out-of-bounds values at the call (raising ``IndexError``), as eager code does.'),
     'donate': ('bool, optional', 'Let XLA reuse the buffers of mutated argument Tensors.'),
+    'in_shardings': ('Sharding or pytree of Shardings, optional', "Where the arguments are laid out, as ``jax.jit``'s: an argument Tensor laid out otherwise is moved there in place, once (see :doc:`/scaling`)."),
+    'out_shardings': ('Sharding or pytree of Shardings, optional', "Where the results are laid out, as ``jax.jit``'s; constrained results are new Tensors, never views of arguments."),
     'jit_kwargs': ('dict, optional', 'Further keyword arguments for ``jax.jit``.'),
     'tangents': ('sequence of Tensor', 'Tangent vectors, shaped like ``primals``.'),
     'num': ('int', 'Number of samples.'),
