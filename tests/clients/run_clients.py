@@ -1,0 +1,236 @@
+"""Run scikit-learn's, SciPy's and array-api-extra's own array-API tests on jaxtensor and NumPy.
+
+usage: python tests/clients/run_clients.py [--subset ci|full] [--client NAME ...]
+
+Each client's tests (shipped in its wheel) run twice through pytest, with the plugin
+``jaxtensor_backend`` choosing the backend: once on NumPy (the reference) and once on
+jaxtensor. The runner prints the counts per client and backend, then every test that passed
+on NumPy and did not pass on jaxtensor, split into the known failures of
+``known_failures.txt`` (each with its reason) and the unexpected ones. It exits 1 when there
+is an unexpected one (or a run broke), 0 otherwise.
+
+``--subset ci`` is the small part that ``tests/clients/test_clients.py`` runs in CI;
+``--subset full`` (the default) is the whole of each client's array-API tests that this
+project tracks (the counts in docs/clients.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+BACKENDS = ("numpy", "jaxtensor")
+
+# pytest targets (--pyargs) per client and subset; only tests parametrized by the array
+# namespace are kept (see jaxtensor_backend.py)
+SUITES: dict[str, dict[str, list[str]]] = {
+    "array-api-extra": {
+        "ci": [
+            "array_api_extra.tests.main.test_at",
+            "array_api_extra.tests.main.test_creation",
+        ],
+        "full": ["array_api_extra.tests.main"],
+    },
+    "scipy": {
+        "ci": [
+            "scipy._lib.tests.test_array_api",
+            "scipy.special.tests.test_logsumexp",
+        ],
+        "full": [
+            "scipy._lib.tests.test_array_api",
+            "scipy.special.tests.test_logsumexp",
+            "scipy.special.tests.test_support_alternative_backends",
+            "scipy.cluster.tests.test_vq",
+            "scipy.cluster.tests.test_hierarchy",
+            "scipy.fft.tests.test_basic",
+            "scipy.integrate.tests.test_quadrature",
+            "scipy.optimize.tests.test_bracket",
+            "scipy.optimize.tests.test_chandrupatla",
+            "scipy.differentiate.tests.test_differentiate",
+            "scipy.stats.tests.test_stats",
+        ],
+    },
+    "scikit-learn": {
+        "ci": [
+            "sklearn.utils.tests.test_array_api",
+        ],
+        "full": [
+            "sklearn.utils.tests.test_array_api",
+            "sklearn.utils.tests.test_extmath",
+            "sklearn.utils.tests.test_validation",
+            "sklearn.utils.tests.test_multiclass",
+            "sklearn.utils.tests.test_indexing",
+            "sklearn.utils.tests.test_stats",
+            "sklearn.preprocessing.tests.test_data",
+            "sklearn.preprocessing.tests.test_label",
+            "sklearn.metrics.tests.test_common",
+            "sklearn.metrics.tests.test_pairwise",
+            "sklearn.decomposition.tests.test_pca",
+            "sklearn.linear_model.tests.test_ridge",
+            "sklearn.tests.test_naive_bayes",
+            "sklearn.tests.test_discriminant_analysis",
+        ],
+    },
+}
+# the ci subset may narrow a module with -k
+CI_KEYWORDS: dict[str, str] = {
+    "scikit-learn": "",
+}
+
+INI = "[pytest]\nfilterwarnings =\n    ignore::pytest.PytestUnknownMarkWarning\n"
+
+
+@dataclass
+class Run:
+    """The outcome of one client's tests on one backend."""
+
+    outcomes: dict[str, str] = field(default_factory=dict)  # normalized id -> outcome
+    seconds: float = 0.0
+    returncode: int = 0
+    tail: str = ""
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for o in self.outcomes.values() if o == outcome)
+
+
+def _normalize(classname: str, name: str, backend: str) -> str:
+    """A test id with the backend's name in its parameters replaced by ``XP``."""
+    if "[" in name:
+        base, params = name.split("[", 1)
+        params = re.sub(rf"(?<![\w.]){re.escape(backend)}(?![\w.])", "XP", params)
+        name = f"{base}[{params}"
+    return f"{classname}::{name}"
+
+
+def _outcome(case: ET.Element) -> str:
+    if case.find("failure") is not None or case.find("error") is not None:
+        return "failed"
+    if case.find("skipped") is not None:
+        return "skipped"
+    return "passed"
+
+
+def run_client(client: str, subset: str, backend: str, timeout: float) -> Run:
+    """Run one client's tests on one backend in a fresh pytest process."""
+    targets = SUITES[client][subset]
+    with tempfile.TemporaryDirectory() as tmp:
+        ini = Path(tmp, "pytest.ini")
+        ini.write_text(INI)
+        xml = Path(tmp, "junit.xml")
+        cmd = [
+            sys.executable, "-m", "pytest", "-c", str(ini), "-p", "jaxtensor_backend",
+            "-p", "no:cacheprovider", "-q", "--tb=line", "-o", "junit_family=xunit1",
+            f"--junitxml={xml}", "--pyargs", *targets,
+        ]
+        keyword = CI_KEYWORDS.get(client, "") if subset == "ci" else ""
+        if keyword:
+            cmd += ["-k", keyword]
+        env = dict(os.environ)
+        env["JT_CLIENT_BACKEND"] = backend
+        env["SCIPY_ARRAY_API"] = "1"
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(ROOT / "src"), str(HERE), *filter(None, [env.get("PYTHONPATH")])]
+        )
+        t0 = time.perf_counter()
+        try:
+            proc = subprocess.run(
+                cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout
+            )
+            returncode, tail = proc.returncode, (proc.stdout + proc.stderr)[-3000:]
+        except subprocess.TimeoutExpired:
+            returncode, tail = -1, f"timed out after {timeout} s"
+        run = Run(seconds=time.perf_counter() - t0, returncode=returncode, tail=tail)
+        if xml.exists():
+            for case in ET.parse(xml).iter("testcase"):
+                key = _normalize(case.get("classname", ""), case.get("name", ""), backend)
+                run.outcomes[key] = _outcome(case)
+    return run
+
+
+def load_known_failures(path: Path = HERE / "known_failures.txt") -> list[tuple[str, str, str]]:
+    """(client, id pattern, reason) for each line of the known-failures file."""
+    known = []
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        entry, _, reason = line.partition("#")
+        client, pattern = entry.split(None, 1)
+        known.append((client, pattern.strip(), reason.strip()))
+    return known
+
+
+@dataclass
+class Comparison:
+    """Tests that passed on NumPy and did not pass on jaxtensor, for one client."""
+
+    known: dict[str, str] = field(default_factory=dict)  # id -> reason
+    unexpected: dict[str, str] = field(default_factory=dict)  # id -> jaxtensor outcome
+
+
+def compare(
+    client: str, reference: Run, candidate: Run, known: list[tuple[str, str, str]]
+) -> Comparison:
+    result = Comparison()
+    patterns = [(p, r) for c, p, r in known if c == client]
+    for key, outcome in sorted(reference.outcomes.items()):
+        if outcome != "passed":
+            continue
+        got = candidate.outcomes.get(key, "missing")
+        if got == "passed":
+            continue
+        reason = next((r for p, r in patterns if fnmatch.fnmatchcase(key, p)), None)
+        if reason is None:
+            result.unexpected[key] = got
+        else:
+            result.known[key] = reason
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--subset", choices=("ci", "full"), default="full")
+    parser.add_argument("--client", action="append", choices=sorted(SUITES))
+    parser.add_argument("--timeout", type=float, default=3600.0, help="per pytest run")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list known failures")
+    args = parser.parse_args(argv)
+    known = load_known_failures()
+    bad = False
+    rows = []
+    for client in args.client or list(SUITES):
+        runs = {b: run_client(client, args.subset, b, args.timeout) for b in BACKENDS}
+        for backend, run in runs.items():
+            rows.append((client, backend, run))
+            # pytest exits 1 when a test fails; anything else (or nothing read) is a broken run
+            if run.returncode not in (0, 1) or not run.outcomes:
+                bad = True
+                print(f"!! {client} on {backend}: pytest exit {run.returncode}\n{run.tail}")
+        comparison = compare(client, runs["numpy"], runs["jaxtensor"], known)
+        print(f"\n== {client}: {len(comparison.known)} known failures, "
+              f"{len(comparison.unexpected)} unexpected")
+        if args.verbose:
+            for key, reason in comparison.known.items():
+                print(f"   known   {key}  # {reason}")
+        for key, got in comparison.unexpected.items():
+            print(f"   UNEXPECTED ({got})  {key}")
+        bad = bad or bool(comparison.unexpected)
+    print(f"\n{'client':16} {'backend':10} {'passed':>7} {'failed':>7} {'skipped':>8} {'s':>7}")
+    for client, backend, run in rows:
+        print(f"{client:16} {backend:10} {run.count('passed'):7} {run.count('failed'):7} "
+              f"{run.count('skipped'):8} {run.seconds:7.1f}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
