@@ -49,3 +49,20 @@ def test_unsupported_kinds_raise_type_error_naming_the_dtype(value):
     with pytest.raises(TypeError, match="is not supported") as e:
         jt.asarray(value)
     assert f"dtype {want}" in str(e.value)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8",
+                                   "uint16", "uint32", "uint64", "float16", "float32",
+                                   "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("nest", [lambda v: [v, v], lambda v: [[v], [v]], lambda v: (v,)])
+def test_asarray_of_numpy_scalars_keeps_their_dtype(dtype: str, nest) -> None:
+    obj = nest(np.dtype(dtype).type(1))
+    assert jt.asarray(obj).dtype == np.asarray(obj).dtype
+    np.testing.assert_array_equal(np.asarray(jt.asarray(obj)), np.asarray(obj))
+
+
+def test_asarray_of_mixed_numpy_scalars_promotes_them() -> None:
+    obj = [np.int8(1), np.int32(2), np.uint8(3)]
+    assert jt.asarray(obj).dtype == np.asarray(obj).dtype == np.int32
+    # a Python scalar beside them is weak, as beside a Tensor (NumPy would widen to int64)
+    assert jt.asarray([np.int8(1), 2]).dtype == jt.int8

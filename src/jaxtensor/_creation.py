@@ -108,13 +108,15 @@ def _infer_python_dtype(obj: Any) -> np.dtype:
                 walk(el)
         elif isinstance(o, Tensor):
             dts.append(o.dtype)
-        elif isinstance(o, builtins.bool | np.bool_):
+        elif isinstance(o, np.generic) and _dtypes.kind(o.dtype) in "biufc":
+            dts.append(_dtypes.canonical(o.dtype))  # a NumPy scalar keeps its dtype
+        elif isinstance(o, builtins.bool):
             kinds.add("b")
-        elif isinstance(o, int | np.integer):
+        elif isinstance(o, int):
             kinds.add("i")
-        elif isinstance(o, float | np.floating):
+        elif isinstance(o, float):
             kinds.add("f")
-        elif isinstance(o, complex | np.complexfloating):
+        elif isinstance(o, complex):
             kinds.add("c")
         else:
             dt = np.asarray(o).dtype
