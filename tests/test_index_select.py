@@ -379,14 +379,3 @@ def test_repeated_eager_calls_check_every_index():
     gc.collect()
     assert len(s._extremes) < 10  # entries leave with their arrays
 
-
-@pytest.mark.parametrize("x, indices, kind", [
-    ([1, 2, 3], [5], IndexError),
-    ([1, 2, 3], [-4], IndexError),
-    ([1, 2, 3], [1.0], TypeError),
-])
-def test_take_errors_name_take(x, indices, kind) -> None:
-    before = jt.asarray(x)
-    with pytest.raises(kind, match=r"^take\(\): "):
-        jt.take(before, jt.asarray(indices))
-    assert before.tolist() == x

@@ -134,6 +134,14 @@ class Template:
             v = _kernels._fit(v, _kernels._view_dtype(base, comp), shape)
             return _view.chain_backward(steps, comp, base, dyn, v)
 
+        def gated(ok: Any, base: Any, dyn: Any, v: Any) -> Any:
+            # the write only if ``ok`` (a traced bool), at the cost of the region written:
+            # otherwise the region's own values are written back (jaxtensor.jit's checks)
+            v = _kernels._fit(v, _kernels._view_dtype(base, comp), shape)
+            v = jnp.where(ok, v, _view.chain_forward(steps, comp, base, dyn))
+            return _view.chain_backward(steps, comp, base, dyn, v)
+
+        write.gated = gated  # type: ignore[attr-defined]
         return write
 
 

@@ -103,12 +103,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Tensor:
                 "pass axis=, or flatten x with reshape(x, (-1,)) first"
             )
         axis = 0
-    try:
-        return index_select(x if isinstance(x, Tensor) else Tensor._wrap(xv), axis, indices)
-    except (IndexError, TypeError, ValueError) as e:  # (the messages name the caller)
-        if e.args and isinstance(e.args[0], str) and e.args[0].startswith("index_select(): "):
-            e.args = ("take(): " + e.args[0].removeprefix("index_select(): "), *e.args[1:])
-        raise
+    return index_select(x if isinstance(x, Tensor) else Tensor._wrap(xv), axis, indices)
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Tensor:

@@ -104,7 +104,11 @@ class Trace(JitTrace):
         if ok is None or current_trace() is not self.jax_trace:
             self._write(st, fn(old, *args))
         else:
-            self._write(st, lax.cond(ok, lambda b: fn(b, *args), lambda b: b, old))
+            gated = getattr(fn, "gated", None)  # (a basic-index write: costs what it writes)
+            if gated is not None:
+                self._write(st, gated(ok, old, *args))
+            else:
+                self._write(st, lax.cond(ok, lambda b: fn(b, *args), lambda b: b, old))
 
     def write(self, st: Storage, new: Any) -> None:
         """``new`` (computed from the current value) becomes ``st``'s value, only if every
