@@ -81,9 +81,7 @@ class Trace(JitTrace):
         if self.parent is not None:
             v = self.parent.read(st)
         else:
-            # (its queued scalar writes are flushed eagerly, not into this trace)
-            with jax.ensure_compile_time_eval():
-                v = st.settled()
+            v = st.settled()  # (queued scalar writes are applied eagerly: Storage._flush)
         self.values[st] = self.initial[st] = v
         self.discovered.append(st)
         return v
