@@ -155,3 +155,91 @@ def test_closed_over_tensor_with_queued_scalar_writes() -> None:
     b = jt.zeros(3)
     b[0] = 2.0
     assert float(jax.jit(lambda: b.sum().to_jax())()) == 2.0
+
+
+# A check made inside a nested trace (a loop body, a branch, a nested jit) gates the writes
+# that follow it, inside and after the nested trace, as a check at the top level does.
+def _read_in_fori(x, i):
+    return lax.fori_loop(0, 2, lambda k, c: c + x[i - k], 0.0)
+
+
+def _read_in_scan(x, i):
+    return lax.scan(lambda c, k: (c + x[i - k], None), 0.0, jax.numpy.arange(2))[0]
+
+
+def _read_in_while(x, i):
+    return lax.while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1, c[1] + x[i - c[0]]),
+                          (0, 0.0))[1]
+
+
+def _read_in_cond(x, i):
+    return lax.cond(i > -100, lambda: x[i], lambda: x[0])
+
+
+def _read_in_nested_jit(x, i):
+    return jt.jit(lambda t, j: t[j] * 1.0)(x, i)
+
+
+def _read_in_nested_jax_jit(x, i):
+    return jax.jit(lambda j: x[j])(i)
+
+
+def _value_in_loop(x, i):
+    def body(k, c):
+        c[0] = i * 100 + k  # into uint8: out of range when i > 2
+        return c
+    return lax.fori_loop(0, 2, body, jt.zeros(2, dtype=jt.uint8))[0] * 1.0
+
+
+NESTED_CHECKS = [_read_in_fori, _read_in_scan, _read_in_while, _read_in_cond,
+                 _read_in_nested_jit, _read_in_nested_jax_jit, _value_in_loop]
+
+
+@pytest.mark.parametrize("donate", [True, False])
+@pytest.mark.parametrize("nested", NESTED_CHECKS, ids=lambda f: f.__name__)
+def test_check_in_nested_trace_gates_later_writes(nested, donate: bool) -> None:
+    def steps(x, i):
+        x[4] = -1.0                 # before the check: kept
+        s = nested(x, i)            # fails for i = 7
+        x[0] = s                    # scalar write
+        x[1:3] = 7.0                # slice write
+        x[jax.numpy.array([3])] = 8.0  # scatter
+        x *= 2.0                    # whole-Tensor in-place
+
+    # donated: the write before the check stays, as eagerly; not donated: nothing changes
+    want = [0.0, 1.0, 2.0, 3.0, -1.0 if donate else 4.0]
+    for fails_first in (False, True):  # (the first call of a function traces it twice)
+        f = jt.jit(steps, donate=donate)
+        x = jt.arange(5.0)
+        alias = x[::2]
+        for i in ((7, 2, 7) if fails_first else (2, 7, 2)):
+            if i == 7:
+                with pytest.raises((IndexError, OverflowError)):
+                    f(x, i)
+                assert x.tolist() == want
+                assert alias.tolist() == want[::2]
+            else:
+                x[:] = jt.arange(5.0)
+                f(x, i)
+                assert x.tolist()[1:] == [14.0, 14.0, 16.0, -2.0]
+                x[:] = jt.arange(5.0)
+
+
+def test_check_in_loop_gates_later_iterations_writes() -> None:
+    """A failed check at iteration k skips the carry's writes in iterations k and after:
+    the values that come out of the loop are those eager code had when it raised."""
+    seen = []
+
+    @jt.jit
+    def fill(idx):
+        def body(k, c):
+            c[idx[k]] = k + 1.0
+            return c
+        out = lax.fori_loop(0, 4, body, jt.zeros(5))
+        jax.debug.callback(lambda v: seen.append(np.asarray(v).tolist()), out.to_jax())
+
+    with pytest.raises(IndexError, match="index 9 is out of bounds"):
+        fill(jax.numpy.array([0, 2, 9, 4]))
+    assert seen == [[1.0, 0.0, 2.0, 0.0, 0.0]]  # (once: the first trace left nothing behind)
+    fill(jax.numpy.array([0, 2, 3, 4]))
+    assert seen[1:] == [[1.0, 0.0, 2.0, 3.0, 4.0]]

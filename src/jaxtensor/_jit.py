@@ -91,6 +91,10 @@ class _Call:
         self.parent = parent
 
 
+class _Retrace(Exception):
+    """A check was made in a nested trace: the call is traced again in checkify mode."""
+
+
 class Plan:
     """One compiled variant: the ``jax.jit`` function and where its inputs go.
 
@@ -171,7 +175,11 @@ class Jitted:
             if not kwargs and type(_trace_state.value) is _EvalTrace:
                 guard = state._guard  # that of the last plain call's signature, if any
                 if guard is not None:
-                    res = guard(state, args)
+                    try:
+                        res = guard(state, args)
+                    except _Retrace:
+                        state._retrace(guard.plan)
+                        res = miss
                     if res is not miss:
                         return res
             return state._call(args, kwargs)
@@ -319,11 +327,25 @@ class Jitted:
                     result = plan.fn(*inputs)
                 finally:
                     plan.call = None
-            except BaseException:
+            except BaseException as e:
                 _restore([(st, a) for st, a, d in zip(storages, arrays, donated) if d])
-                raise
-            del inputs, arrays
-            return self._finish(plan, result, storages, leaves, nested)
+                if type(e) is not _Retrace:
+                    raise
+            else:
+                del inputs, arrays
+                return self._finish(plan, result, storages, leaves, nested)
+        del inputs, arrays  # (their references would keep the retry from donating)
+        self._retrace(plan)
+        return self._call(args, kwargs)
+
+    def _retrace(self, plan: Plan) -> None:
+        """A check was made in a nested trace while ``plan`` was traced: it and every later
+        plan are traced under checkify, from scratch (so nothing of the first trace, a debug
+        callback say, stays compiled in)."""
+        self._own_checks = False
+        plan.stale = True
+        self._plans = {k: p for k, p in self._plans.items() if p is not plan}
+        self._guard = None
 
     def _finish(self, plan: Plan, res: Any, storages: list[Storage], leaves: Sequence,
                 nested: bool) -> Any:
@@ -410,14 +432,14 @@ class Jitted:
 
     def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
         """The traced function: the user's function run over a :class:`~._jit_trace.Trace`.
-        A check the folded output cannot carry (in a nested trace) makes it run again under
-        checkify, in the same trace."""
+        A check the folded output cannot carry (in a nested trace) abandons the trace
+        (``_Retrace``): the call is traced again under checkify."""
         call = plan.call
         if spec[8] != jtr.CHECKIFY:
             out, trace = self._run(spec, call, inputs, spec[8])
-            if not trace.missed:
-                return out
-            self._own_checks = False  # (later plans start in checkify mode)
+            if trace.missed:
+                raise _Retrace
+            return out
         return checkify.checkify(lambda *ins: self._run(spec, call, ins, jtr.CHECKIFY)[0],
                                  errors=checkify.user_checks)(*inputs)
 

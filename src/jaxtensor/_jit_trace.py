@@ -9,7 +9,9 @@ changing anything. Nothing here raises to steer control flow: a closed-over stor
 during the trace is *discovered* (read once as a constant, and reported to the caller, which
 makes it an input of the next compilation), and a bounds check made inside a nested trace
 (a loop body, ``cond``, ``vmap``, a nested jit) is *missed* (reported, and the caller traces
-the function again under ``jax.experimental.checkify``).
+the function again under ``jax.experimental.checkify``). Under checkify a write is gated by
+the error state itself (:data:`no_error_p`), so a check in a loop body gates the writes of
+later iterations and those after the loop.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax._src import checkify as _checkify
 from jax._src import core as _core
 from jax.experimental import checkify
+from jax.interpreters import mlir
 
 from ._context import JitTrace
 from ._storage import Storage, TracerLeakError, current_trace
@@ -36,6 +40,25 @@ _MISSING = object()
 #: bounds-check modes: checks folded into one ``[code, value]`` output; checkify checks;
 #: the checks of the enclosing ``jaxtensor.jit`` trace
 OWN, CHECKIFY, INHERIT = "own", "checkify", "inherit"
+
+
+def _no_error_rule(error: Any, enabled_errors: Any) -> tuple[Any, Any]:
+    preds = [jnp.any(p) for p in error._pred.values()]
+    failed = preds[0] if preds else jnp.bool_(False)
+    for p in preds[1:]:
+        failed = failed | p
+    return error, ~failed
+
+
+#: ``no_error_p.bind()``: whether no check has failed so far, read from checkify's error state
+#: where ``checkify`` interprets it (in a loop body: the state carried into the iteration).
+#: Outside checkify nothing is known to have failed: True.
+no_error_p = _core.Primitive("jaxtensor_no_error")
+no_error_p.def_impl(lambda: np.bool_(True))
+no_error_p.def_abstract_eval(lambda: _core.ShapedArray((), np.dtype(bool)))
+mlir.register_lowering(no_error_p, mlir.lower_fun(lambda: [jnp.bool_(True)],
+                                                  multiple_results=True))
+_checkify.error_checks[no_error_p] = _no_error_rule
 
 
 class Trace(JitTrace):
@@ -94,12 +117,24 @@ class Trace(JitTrace):
             return self._discover(st)
         return st.settled()
 
+    def gate(self) -> Any:
+        """Whether every check made so far passed (a traced bool, at the current JAX trace),
+        or None where nothing can gate a write: no check yet, or only checks of another
+        trace level in ``OWN`` mode. Under checkify the error state so far is read (by
+        :data:`no_error_p`), which includes checks made in loop bodies and branches."""
+        mode = self.mode
+        if mode == CHECKIFY:
+            return no_error_p.bind() if self.ok is not None else None
+        if mode == INHERIT:
+            return self.parent.gate()
+        return self.ok if current_trace() is self.jax_trace else None
+
     def update(self, st: Storage, fn: Any, args: tuple) -> None:
         """``st``'s value becomes ``fn(value, *args)`` (a write kernel), only if every check
         so far passed: under ``lax.cond``, which XLA runs in place on a donated buffer."""
         old = self.read(st)
-        ok = self.ok
-        if ok is None or current_trace() is not self.jax_trace:
+        ok = self.gate()
+        if ok is None:
             self._write(st, fn(old, *args))
         else:
             gated = getattr(fn, "gated", None)  # (a basic-index write: costs what it writes)
@@ -111,8 +146,8 @@ class Trace(JitTrace):
     def write(self, st: Storage, new: Any) -> None:
         """``new`` (computed from the current value) becomes ``st``'s value, only if every
         check so far passed."""
-        ok = self.ok
-        if ok is not None and current_trace() is self.jax_trace:
+        ok = self.gate()
+        if ok is not None:
             old = self.read(st)
             if old.shape == new.shape and old.dtype == new.dtype:
                 new = lax.select(ok, new, old)
@@ -174,7 +209,9 @@ class Trace(JitTrace):
                 self._passed(~fail)
 
     def _passed(self, ok: Any) -> None:
-        if current_trace() is self.jax_trace:
+        if self.mode == CHECKIFY:
+            self.ok = True  # (a check was made: later writes read the error state)
+        elif current_trace() is self.jax_trace:
             self.ok = ok if self.ok is None else self.ok & ok
 
     def _record(self, i: Any, n: int, axis: int, fname: str | None) -> None:
@@ -229,6 +266,10 @@ class CheckedTrace(JitTrace):
 
     def write(self, st: Storage, new: Any) -> None:
         st.install(new)
+
+    def gate(self) -> None:
+        """Writes are not gated here (the batched function's writes are its own)."""
+        return None
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         _checkify_check(i, n, axis, fname)
