@@ -71,6 +71,11 @@ float16, bfloat16 = _dtypes.public["float16"], _dtypes.public["bfloat16"]  # ext
 # Tensor's operators and methods, bound from one table once the namespace exists
 from . import _methods
 
+# jax.numpy's own indexing takes Tensor indices (jnp_array[t], jnp_array.at[t])
+from . import _jax_indexing
+
+_jax_indexing.install()
+
 __array_api_version__ = _info.API_VERSION
 
 _DTYPE_NAMES = [
