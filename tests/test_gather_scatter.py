@@ -176,6 +176,37 @@ def test_take_and_take_along_axis_match_numpy():
         jt.take(jt.asarray(x), jt.asarray(idx))
 
 
+TAKE_ERRORS = [
+    (IndexError, r"^take\(\): index 5 is out of bounds for dimension 0 with size 2$",
+     lambda x: jt.take(x, jt.asarray([5]), axis=0)),
+    (IndexError, r"^take\(\): index -3 is out of bounds for dimension 1 with size 2$",
+     lambda x: jt.take(x, jt.asarray([0, -3]), axis=1)),
+    (IndexError, r"^take\(\): axis 3 is out of range .* \(expected axis in \[-2, 1\]\)$",
+     lambda x: jt.take(x, jt.asarray([0]), axis=3)),
+    (TypeError, r"^take\(\): axis must be an integer, got float$",
+     lambda x: jt.take(x, jt.asarray([0]), axis=1.5)),
+    (TypeError, r"^take\(\): indices must have an integer dtype",
+     lambda x: jt.take(x, jt.asarray([0.5]), axis=0)),
+    (TypeError, r"^take\(\): indices must be an integer Tensor or array, got str$",
+     lambda x: jt.take(x, "a", axis=0)),
+    (IndexError, r"^take\(\): index 7 is out of bounds for dimension 1 with size 2$",
+     lambda x: jt.jit(lambda x, i: jt.take(x, i, axis=1))(x, jt.asarray([7]))),
+    (IndexError, r"^take\(\): index 7 is out of bounds for dimension 1 with size 2$",
+     lambda x: jt.jit(lambda x, i: jt.take(x, i, axis=1))(x, 7)),
+]
+
+
+@pytest.mark.parametrize("kind, message, call", TAKE_ERRORS)
+def test_take_errors_name_take_and_its_parameters(kind, message, call):
+    """take's errors say take() and name axis/indices (index_select's say index_select())."""
+    x = jt.asarray([[1, 2], [3, 4]])
+    with pytest.raises(kind, match=message):
+        call(x)
+    assert x.tolist() == [[1, 2], [3, 4]]
+    with pytest.raises(IndexError, match=r"^index_select\(\): index 5 is out of bounds"):
+        jt.index_select(x, 0, jt.asarray([5]))
+
+
 def test_gather_nd_and_scatter_nd_match_numpy():
     rng = np.random.default_rng(3)
     x = rng.standard_normal((3, 4, 5))

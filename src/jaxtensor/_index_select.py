@@ -444,6 +444,14 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
     >>> x.index_select(-1, jt.asarray(3)).shape
     (3,)
     """
+    return select(x, dim, index, tile_shape, out)
+
+
+def select(x: Any, dim: Any, index: Any, tile_shape: Sequence[int] | None = None,
+           out: Tensor | None = None, fname: str = "index_select",
+           names: tuple[str, str] = ("dim", "index")) -> Tensor:
+    """:func:`index_select`, its errors naming the function ``fname`` and its parameters
+    ``names`` (``take`` calls it with its own)."""
     if out is None and x.__class__ is Tensor and index.__class__ is Tensor:
         # a repeat of an eager call's signature: the kernel it chose, after the bounds check
         xv, iv = x._value(), index._value()
@@ -460,12 +468,12 @@ def index_select(x: Any, dim: int, index: Any, *, tile_shape: Sequence[int] | No
                     if kernel is not None:
                         return new_tensor(kernel(xv, iv))
     xv = as_value(x)
-    d = check_dim(dim, xv.ndim, "index_select")
-    iv = index_value(index, "index_select")
+    d = check_dim(dim, xv.ndim, fname, names[0])
+    iv = index_value(index, fname, names[1])
     n = xv.shape[d] if xv.ndim else 1
     if xv.ndim == 0:
         xv = xv.reshape(1)
-    neg = check_bounds(iv, n, d, "index_select")
+    neg = check_bounds(iv, n, d, fname)
     traced = isinstance(iv, Tracer) or isinstance(xv, Tracer)
     checked = not isinstance(iv, Tracer)
     if not isinstance(iv, (jax.Array, Tracer)):

@@ -36,9 +36,9 @@ from ._args import as_value, wrap
 from ._index_select import (
     check_bounds,
     check_dim,
-    index_select,
     index_value,
     normalize,
+    select,
 )
 from ._tensor import Tensor
 
@@ -103,7 +103,8 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Tensor:
                 "pass axis=, or flatten x with reshape(x, (-1,)) first"
             )
         axis = 0
-    return index_select(x if isinstance(x, Tensor) else Tensor._wrap(xv), axis, indices)
+    return select(x if isinstance(x, Tensor) else Tensor._wrap(xv), axis, indices,
+                  fname="take", names=("axis", "indices"))
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Tensor:
