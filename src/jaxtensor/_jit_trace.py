@@ -10,8 +10,8 @@ during the trace is *discovered* (read once as a constant, and reported to the c
 makes it an input of the next compilation), and a bounds check made inside a nested trace
 (a loop body, ``cond``, ``vmap``, a nested jit) is *missed* (reported, and the caller traces
 the function again under ``jax.experimental.checkify``). Under checkify a write is gated by
-the error state itself (:data:`no_error_p`), so a check in a loop body gates the writes of
-later iterations and those after the loop.
+the error state itself (:data:`no_error_p`), so a check in a loop body gates the writes
+after the loop.
 """
 
 from __future__ import annotations
@@ -118,15 +118,21 @@ class Trace(JitTrace):
         return st.settled()
 
     def gate(self) -> Any:
-        """Whether every check made so far passed (a traced bool, at the current JAX trace),
-        or None where nothing can gate a write: no check yet, or only checks of another
-        trace level in ``OWN`` mode. Under checkify the error state so far is read (by
-        :data:`no_error_p`), which includes checks made in loop bodies and branches."""
+        """Whether every check made so far passed (a traced bool), or None where no write
+        needs gating: no check yet, or a write inside a loop body or branch (it reaches the
+        call's Tensors only through a write at this level, which is gated). Under checkify
+        the error state so far is read (:data:`no_error_p`), which includes checks made in
+        loop bodies, branches and nested jits."""
+        if current_trace() is not self.jax_trace:
+            return None
+        return self._ok_so_far()
+
+    def _ok_so_far(self) -> Any:
         mode = self.mode
         if mode == CHECKIFY:
             return no_error_p.bind() if self.ok is not None else None
         if mode == INHERIT:
-            return self.parent.gate()
+            return self.parent._ok_so_far()
         return self.ok if current_trace() is self.jax_trace else None
 
     def update(self, st: Storage, fn: Any, args: tuple) -> None:
@@ -267,7 +273,7 @@ class CheckedTrace(JitTrace):
     def write(self, st: Storage, new: Any) -> None:
         st.install(new)
 
-    def gate(self) -> None:
+    def _ok_so_far(self) -> None:
         """Writes are not gated here (the batched function's writes are its own)."""
         return None
 
