@@ -38,17 +38,18 @@ def test_extremum_propagates_nan_at_every_size(name: str, dtype: str):
             assert float(f_jt(jt.asarray(a))) == a[pos], (n, pos)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
 @pytest.mark.parametrize("name", ["max", "min"])
 @pytest.mark.parametrize("shape,axis", [((3, 5000), 1), ((3, 5000), 0), ((5000, 3), 0),
                                         ((2, 3, 2048), (0, 2)), ((2, 3, 2048), -1),
-                                        ((4097,), 0), ((2, 4096), None)])
+                                        ((4097,), 0), ((2, 4096), None), ((7, 9, 5), (0, 2)),
+                                        ((3, 1, 6001), (1, 2)), ((5, 3), ()), ((1,), None)])
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_extremum_nan_over_axes(name: str, dtype: str, shape, axis, keepdims: bool):
     rng = np.random.default_rng(0)
     a = rng.standard_normal(shape).astype(dtype)
     flat = a.reshape(-1)
-    flat[rng.choice(flat.size, 3, replace=False)] = np.nan
+    flat[rng.choice(flat.size, min(3, flat.size - 1), replace=False)] = np.nan
     t = jt.asarray(a)
     expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
     for got in (getattr(jt, name)(t, axis=axis, keepdims=keepdims),
