@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -204,3 +206,18 @@ def test_mean_divides_correctly_rounded(dtype: str):
     c = a[:, :2] + 1j * a[:, 1:]
     np.testing.assert_allclose(np.asarray(jt.mean(jt.asarray(c), axis=1)), np.mean(c, axis=1),
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 2), -1])
+def test_extremum_gradient_splits_ties_as_jax(name: str, axis) -> None:
+    """The gradient of max/min is jnp.max's (and PyTorch's amax's): split evenly between
+    equal extrema, whatever order the reduction compares them in."""
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 3, (5, 7, 3)).astype(np.float32)  # many ties
+    f_jt, f_jnp = getattr(jt, name), getattr(jnp, name)
+    got = jt.grad(lambda x: (f_jt(x, axis=axis) * jt.arange(1.0, 1.0 + np.max(
+        a, axis=axis).size).reshape(np.max(a, axis=axis).shape)).sum())(jt.asarray(a))
+    want = jax.grad(lambda x: (f_jnp(x, axis=axis) * jnp.arange(1.0, 1.0 + np.max(
+        a, axis=axis).size).reshape(np.max(a, axis=axis).shape)).sum())(jnp.asarray(a))
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)

@@ -11,6 +11,7 @@ default floating-point dtype; ``var``/``std`` are NaN where ``N - correction <= 
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 from typing import Any
 
@@ -136,17 +137,28 @@ def extremum(fn: Any, a: Any, axis: Any, keepdims: bool, **kw: Any) -> Any:
 
     XLA:CPU's vectorised max/min reductions drop NaN (and may return the initial value
     -inf). Floats are reduced instead by halving each reduced axis with the elementwise
-    ``lax.max``/``lax.min``, which propagate NaN: ``op(a[:h], a[n - h:])`` with
-    ``h = ceil(n / 2)`` (the halves overlap by one element for an odd ``n``, which an
-    extremum does not mind). XLA fuses the halvings: about the cost of ``jnp.max``.
+    ``lax.max``/``lax.min``, which propagate NaN (:func:`_halving`); XLA fuses the halvings,
+    about the cost of ``jnp.max``. The gradient is ``jnp.max``'s: split evenly between equal
+    extrema.
     """
     if not jnp.issubdtype(a.dtype, jnp.floating):
         return fn(a, axis=axis, keepdims=keepdims, **kw)
     reduced = _args.normalize_axes(axis, a.ndim)
     if not reduced or any(a.shape[d] == 0 for d in reduced):
         return fn(a, axis=axis, keepdims=keepdims, **kw)
-    op = lax.max if fn is jnp.max else lax.min
-    r, axes = a, reduced
+    r = _halving(a, reduced, fn is jnp.max)
+    if "initial" in kw:
+        r = (lax.max if fn is jnp.max else lax.min)(r, jnp.asarray(kw["initial"], r.dtype))
+    return jnp.expand_dims(r, reduced) if keepdims else r
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2))
+def _halving(a: Any, axes: tuple[int, ...], is_max: bool) -> Any:
+    """The max (or min) of ``a`` over ``axes`` (sorted, non-empty sides), NaN-propagating:
+    each axis is halved with ``op(a[:h], a[n - h:])``, ``h = ceil(n / 2)`` (for an odd
+    ``n`` the halves overlap by one element, which an extremum does not mind)."""
+    op = lax.max if is_max else lax.min
+    r = a
     if len(axes) == a.ndim > 1:
         r, axes = a.reshape(-1), (0,)
     for d in reversed(axes):
@@ -156,9 +168,16 @@ def extremum(fn: Any, a: Any, axis: Any, keepdims: bool, **kw: Any) -> Any:
             r = op(lax.slice_in_dim(r, 0, h, axis=d), lax.slice_in_dim(r, n - h, n, axis=d))
             n = h
         r = lax.squeeze(r, (d,))
-    if "initial" in kw:
-        r = op(r, jnp.asarray(kw["initial"], r.dtype))
-    return jnp.expand_dims(r, reduced) if keepdims else r
+    return r
+
+
+@_halving.defjvp
+def _halving_jvp(axes: tuple[int, ...], is_max: bool, primals: tuple, tangents: tuple
+                 ) -> tuple[Any, Any]:
+    (a,), (t,) = primals, tangents
+    r = _halving(a, axes, is_max)
+    at = (a == jnp.expand_dims(r, axes)).astype(t.dtype)
+    return r, jnp.sum(t * at, axis=axes) / jnp.sum(at, axis=axes)
 
 
 def max(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
