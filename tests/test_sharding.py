@@ -307,6 +307,39 @@ def test_index_select_communicates_only_along_the_sharded_axis(tmp_path) -> None
         """, xla_flags=f"--xla_dump_to={tmp_path}")
 
 
+def test_max_min_reduce_shard_by_shard(tmp_path) -> None:
+    """max/min of a sharded Tensor propagate NaN and reduce each shard where it lies: one
+    all-reduce over the sharded axis, no data moved between devices otherwise."""
+    multidevice.run(f"""
+        import glob, re
+        DUMP = {str(tmp_path)!r}
+        COLLECTIVE = re.compile(r"all-gather|all-reduce|collective-permute|all-to-all|"
+                                r"reduce-scatter")
+
+        def collectives(f):
+            before = set(glob.glob(DUMP + "/*after_optimizations.txt"))
+            r = f()
+            r._value().block_until_ready()
+            new = set(glob.glob(DUMP + "/*after_optimizations.txt")) - before
+            return r, {{c for n in new for c in COLLECTIVE.findall(open(n).read())}}
+
+        mesh = Mesh(np.array(jax.devices()), ("x",))
+        a = np.random.default_rng(0).random((64, 40)).astype(np.float32)
+        a[13, 7] = np.nan
+        x = jt.asarray(a, device=NamedSharding(mesh, P("x", None)))
+        for name in ("max", "min"):
+            for axis in (None, 0, 1, (0, 1)):
+                r, found = collectives(lambda: getattr(jt, name)(x, axis=axis))
+                np.testing.assert_array_equal(np.asarray(r), getattr(np, name)(a, axis=axis))
+                assert found <= {{"all-reduce"}}, (name, axis, found)
+                if axis == 1:
+                    assert not found, (name, axis, found)
+            f = jt.jit(lambda t: getattr(jt, name)(t, axis=0))
+            np.testing.assert_array_equal(np.asarray(f(x)), getattr(np, name)(a, axis=0))
+        print("ok")
+        """, xla_flags=f"--xla_dump_to={tmp_path}")
+
+
 def test_placing_tensors_on_a_sharding() -> None:
     multidevice.run("""
         mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ("x", "y"))

@@ -128,10 +128,18 @@ def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
             "where() with an initial value"
         )
     fn = jnp.max if name == "max" else jnp.min
-    return _reduce(name, lambda a, ax, k: extremum(fn, a, ax, k), x, axis, keepdims)
+    spread = multi_device() if isinstance(v, jax.core.Tracer) else len(v.sharding.device_set) > 1
+    return _reduce(name, lambda a, ax, k, spread: extremum(fn, a, ax, k, spread=spread), x,
+                   axis, keepdims, spread=spread)
 
 
-def extremum(fn: Any, a: Any, axis: Any, keepdims: bool, **kw: Any) -> Any:
+def multi_device() -> bool:
+    """Whether this process has more than one device (a traced value may be sharded)."""
+    return jax.device_count() > 1
+
+
+def extremum(fn: Any, a: Any, axis: Any, keepdims: bool, spread: bool | None = None,
+             **kw: Any) -> Any:
     """``fn(a, axis=axis, keepdims=keepdims, **kw)`` for ``fn`` ``jnp.max`` or ``jnp.min``,
     NaN wherever a reduced element is NaN.
 
@@ -139,13 +147,20 @@ def extremum(fn: Any, a: Any, axis: Any, keepdims: bool, **kw: Any) -> Any:
     -inf). Floats are reduced instead by halving each reduced axis with the elementwise
     ``lax.max``/``lax.min``, which propagate NaN (:func:`_halving`); XLA fuses the halvings,
     about the cost of ``jnp.max``. The gradient is ``jnp.max``'s: split evenly between equal
-    extrema.
+    extrema. Halving a sharded axis would move half of it between devices at every step:
+    where ``a`` may be spread over devices (``spread``; by default when the process has
+    several), ``fn`` reduces and a second reduction (a ``uint8`` max of ``isnan``) finds
+    NaN, two reductions that each run shard by shard and combine in one all-reduce.
     """
     if not jnp.issubdtype(a.dtype, jnp.floating):
         return fn(a, axis=axis, keepdims=keepdims, **kw)
     reduced = _args.normalize_axes(axis, a.ndim)
     if not reduced or any(a.shape[d] == 0 for d in reduced):
         return fn(a, axis=axis, keepdims=keepdims, **kw)
+    if multi_device() if spread is None else spread:
+        r = fn(a, axis=reduced, keepdims=keepdims, **kw)
+        nan = jnp.max(jnp.isnan(a).astype(jnp.uint8), axis=reduced, keepdims=keepdims)
+        return jnp.where(nan > 0, jnp.asarray(jnp.nan, r.dtype), r)
     r = _halving(a, reduced, fn is jnp.max)
     if "initial" in kw:
         r = (lax.max if fn is jnp.max else lax.min)(r, jnp.asarray(kw["initial"], r.dtype))
