@@ -221,3 +221,24 @@ def test_extremum_gradient_splits_ties_as_jax(name: str, axis) -> None:
     want = jax.grad(lambda x: (f_jnp(x, axis=axis) * jnp.arange(1.0, 1.0 + np.max(
         a, axis=axis).size).reshape(np.max(a, axis=axis).shape)).sum())(jnp.asarray(a))
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float32"),
+                                    ("float32", "float64")])
+def test_floor_divide_broadcasts_like_numpy(dtypes) -> None:
+    """Float floor division of operands of different shapes and ranks (found by the
+    official suite: ``(1,) // (1, 1)``)."""
+    rng = np.random.default_rng(0)
+    shapes = [(), (1,), (3,), (1, 1), (2, 3), (2, 1), (1, 3), (4, 2, 3)]
+    for sa in shapes:
+        for sb in shapes:
+            try:
+                np.broadcast_shapes(sa, sb)
+            except ValueError:
+                continue
+            a = (rng.standard_normal(sa) * 10).astype(dtypes[0])
+            b = (rng.standard_normal(sb) * 3).astype(dtypes[1])
+            want = np.floor_divide(a, b)
+            for got in (jt.floor_divide(jt.asarray(a), jt.asarray(b)),
+                        jt.asarray(a) // jt.asarray(b)):
+                np.testing.assert_array_equal(np.asarray(got), want.astype(got.dtype))

@@ -84,6 +84,7 @@ def floor_divide(p: Any, q: Any) -> Any:
     # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
     # jnp.floor_divide keeps Python's exact rounding (1 // 0.1 == 9).
     q = full_divisor(p, q)
+    p = jnp.broadcast_to(p, q.shape)  # (lax.rem does not broadcast)
     special = jnp.isinf(p) | jnp.isinf(q) | (q == 0) | (p == 0)
     # NumPy's divmod: (p - fmod(p, q)) / q is an integer up to rounding, which floor()
     # then rounds half down (jnp.floor_divide rounds half away from zero)
