@@ -242,3 +242,17 @@ def test_floor_divide_broadcasts_like_numpy(dtypes) -> None:
             for got in (jt.floor_divide(jt.asarray(a), jt.asarray(b)),
                         jt.asarray(a) // jt.asarray(b)):
                 np.testing.assert_array_equal(np.asarray(got), want.astype(got.dtype))
+
+
+def test_complex_atanh_and_atan_near_the_branch_points() -> None:
+    """atanh(z) for z near 1 or -1 with a tiny imaginary part is finite (NumPy's), where
+    XLA's real part overflows (found by the official suite: 1 + 1.77e-202j)."""
+    zs = []
+    for s in (1, -1):
+        for e in (-300, -202, -160, -100, -30, -8, 0):
+            for sg in (1, -1):
+                zs += [s + sg * 1.3 * 10.0**e * 1j, s * (1 - 1e-16) + sg * 10.0**e * 1j]
+    z = np.array(zs, np.complex128)
+    np.testing.assert_allclose(np.asarray(jt.atanh(jt.asarray(z))), np.arctanh(z), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(jt.atan(jt.asarray(1j * z))), np.arctan(1j * z),
+                               rtol=1e-12)

@@ -269,6 +269,11 @@ def cacosh(a: Any) -> Any:
 def catanh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.arctanh(a)
+    # near z = 1 or -1 with a tiny imaginary part XLA's real part overflows to inf (the
+    # square of the imaginary part underflows); log|1 + z| - log|1 - z| does not
+    fix = jnp.isfinite(re) & jnp.isfinite(im) & ~jnp.isfinite(jnp.real(r)) & (im != 0)
+    r = jnp.where(fix, _cplx(0.5 * (jnp.log(jnp.abs(1 + a)) - jnp.log(jnp.abs(1 - a))),
+                             jnp.imag(r)), r)
     nan = jnp.full_like(re, jnp.nan)
     inf = jnp.full_like(re, jnp.inf)
     zero = jnp.zeros_like(re)
