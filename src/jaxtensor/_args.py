@@ -119,3 +119,9 @@ def promoted_pair(x1: Any, x2: Any, name: str = "x1") -> tuple[Any, Any, np.dtyp
 
 def is_traced(*vals: Any) -> bool:
     return any(isinstance(v, Tracer) for v in vals)
+
+
+def sharded(v: Any) -> bool:
+    """Whether ``v`` is an array spread over several devices (False for a traced value,
+    whose placement is not known)."""
+    return not isinstance(v, jax.core.Tracer) and len(v.sharding.device_set) > 1

@@ -52,7 +52,7 @@ import numpy as np
 from jax import lax
 
 from . import _cache, _indexing, _kernels
-from ._args import as_value
+from ._args import as_value, sharded
 from ._tensor import Tensor, new_tensor
 from ._uninitialized import uninitialized
 
@@ -396,10 +396,6 @@ def _backend(v: Any) -> str:
         return jax.default_backend()
 
 
-def _sharded(v: Any) -> bool:
-    return not isinstance(v, Tracer) and len(v.sharding.device_set) > 1
-
-
 def _check_tile(tile_shape: Any, rank: int) -> tuple[int, ...]:
     try:
         tile = tuple(operator.index(t) for t in tile_shape)
@@ -505,7 +501,7 @@ def select(x: Any, dim: Any, index: Any, tile_shape: Sequence[int] | None = None
         # dynamic slices over a sharded axis would gather it onto every device)
         kind = choose_kernel(backend, oshape, itemsize, donated, math.prod(xv.shape[:d]),
                              math.prod(xv.shape[d + 1:]))
-        if dispatch == "auto" and _sharded(xv):
+        if dispatch == "auto" and sharded(xv):
             kind = "direct"
         if kind == "tiled":
             tile = default_tile(oshape, itemsize, backend)

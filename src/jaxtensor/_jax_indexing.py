@@ -9,8 +9,8 @@ function so that a Tensor index (alone or in a tuple) is replaced by its value, 
 ``t.to_jax()`` gives it (so the value is marked exported: a later write to ``t`` never
 donates a buffer JAX still holds). Every other index reaches JAX's function unchanged.
 
-If a JAX release moves that function, nothing is installed (:func:`installed` is False),
-JAX's own ``IndexError`` stays, and ``t.to_jax()`` is the way round.
+If a JAX release moves that function, nothing is installed, JAX's own ``IndexError`` stays,
+and ``t.to_jax()`` is the way round.
 """
 
 from __future__ import annotations
@@ -32,15 +32,15 @@ def _to_jax(idx: Any) -> Any:
     return idx
 
 
-def install() -> bool:
-    """Make JAX's index parser take Tensors; whether it is (now) installed."""
+def install() -> None:
+    """Make JAX's index parser take Tensors (once; nothing where JAX has moved it)."""
     try:
         from jax._src.numpy import indexing
         original = indexing.eliminate_deprecated_list_indexing
     except (ImportError, AttributeError):
-        return False
+        return
     if getattr(original, _HOOK, False):
-        return True
+        return
 
     def eliminate_deprecated_list_indexing(idx: Any) -> Any:
         return original(_to_jax(idx))
@@ -48,13 +48,4 @@ def install() -> bool:
     setattr(eliminate_deprecated_list_indexing, _HOOK, True)
     eliminate_deprecated_list_indexing.__wrapped__ = original  # type: ignore[attr-defined]
     indexing.eliminate_deprecated_list_indexing = eliminate_deprecated_list_indexing
-    return True
 
-
-def installed() -> bool:
-    """Whether JAX's index parser takes Tensors."""
-    try:
-        from jax._src.numpy import indexing
-    except ImportError:
-        return False
-    return bool(getattr(indexing.eliminate_deprecated_list_indexing, _HOOK, False))

@@ -128,7 +128,7 @@ def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
             "where() with an initial value"
         )
     fn = jnp.max if name == "max" else jnp.min
-    spread = multi_device() if isinstance(v, jax.core.Tracer) else len(v.sharding.device_set) > 1
+    spread = multi_device() if isinstance(v, jax.core.Tracer) else _args.sharded(v)
     return _reduce(name, lambda a, ax, k, spread: extremum(fn, a, ax, k, spread=spread), x,
                    axis, keepdims, spread=spread)
 
