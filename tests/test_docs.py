@@ -25,11 +25,11 @@ FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 CPU = jax.devices("cpu")[0]
 
 DOC_FILES = sorted(p.name for p in DOCS.glob("*.md"))
-# every module of the package (``__main__`` is the tour: importing it is harmless, but it
-# has no docstring examples and its import runs nothing worth testing)
+# every module of the package and of its subpackages (``__main__`` is the tour: importing
+# it is harmless, but it has no docstring examples and its import runs nothing worth testing)
 MODULES = ["jaxtensor"] + sorted(
-    f"jaxtensor.{m.name}" for m in pkgutil.iter_modules(jaxtensor.__path__)
-    if m.name != "__main__"
+    m.name for m in pkgutil.walk_packages(jaxtensor.__path__, "jaxtensor.")
+    if m.name != "jaxtensor.__main__"
 )
 
 

@@ -14,7 +14,19 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "src" / "jaxtensor"
-MODULES = {p.stem for p in PKG.glob("*.py")}
+
+
+def _module_name(path: Path) -> str:
+    """``_core._storage`` for ``src/jaxtensor/_core/_storage.py``; a package's
+    ``__init__.py`` is the package itself (``_core``; the top package is ``__init__``)."""
+    parts = list(path.relative_to(PKG).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) or "__init__"
+
+
+MODULES = {_module_name(p): p for p in PKG.rglob("*.py")}
+SUBPACKAGES = {m for m, p in MODULES.items() if p.name == "__init__.py" and m != "__init__"}
 
 # Imports inside functions, each with the reason it cannot be at module level.
 LAZY_ALLOWED = {
@@ -22,28 +34,86 @@ LAZY_ALLOWED = {
                               "_methods while it is being built",
 }
 
-# The modules the Tensor class may build on: storage, views, kernels, dtypes, configuration.
-TENSOR_FLOOR = {"_cache", "_config", "_context", "_dtypes", "_kernels", "_storage", "_view"}
+#: The layers, bottom up, and what each may never import (besides itself and what is below).
+LAYERS = {
+    "_core": "storage, views, the Tensor class, kernels, caches, dtypes, settings",
+    "_indexing": "index plans, views from basic keys, gathers/scatters, assigned values",
+    "_jit": "jaxtensor.jit, its traces, grad/vmap and compiled loops",
+}
+MAX_LEVELS = 9
 
 
-def _targets(node: ast.Import | ast.ImportFrom) -> set[str]:
-    """The package modules an import statement loads (``__init__`` for the package)."""
+def _layer(mod: str) -> str:
+    """The layer of a module: a subpackage's name, else ``namespace`` (the flat modules,
+    ``fft``, ``linalg`` and the package itself)."""
+    head = mod.split(".")[0]
+    return head if head in SUBPACKAGES else "namespace"
+
+
+def _package_of(mod: str) -> list[str]:
+    """The package a module lives in, as parts (``[]`` for the top package)."""
+    path = MODULES[mod]
+    parts = list(path.relative_to(PKG).parent.parts)
+    return parts
+
+
+def _resolve(parts: list[str]) -> str | None:
+    name = ".".join(parts) or "__init__"
+    return name if name in MODULES else None
+
+
+def _init_exports(pkg: str) -> dict[str, str]:
+    """What a subpackage's curated ``__init__`` re-exports: name -> the module defining it
+    (``*`` for a star import)."""
+    out: dict[str, str] = {}
+    for node in ast.parse(MODULES[pkg].read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            src = f"{pkg}.{node.module}" if node.module else None
+            for a in node.names:
+                if src is None:  # from . import _x
+                    out[a.asname or a.name] = f"{pkg}.{a.name}"
+                else:
+                    out[a.asname or a.name] = src
+    return out
+
+
+def _targets(node: ast.Import | ast.ImportFrom, mod: str) -> set[str]:
+    """The package modules an import statement in ``mod`` depends on. A name taken from a
+    subpackage's curated ``__init__`` counts as an import of the module that defines it
+    (the init only re-exports); a parent package that Python loads on the way is no
+    dependency of the importing module."""
     out: set[str] = set()
     if isinstance(node, ast.ImportFrom):
-        if node.level == 1 or (node.level == 0 and (node.module or "").split(".")[0]
-                               == "jaxtensor"):
-            parts = (node.module or "").split(".")
-            mod = parts[0] if node.level == 1 else (parts[1] if len(parts) > 1 else "")
-            if mod:
-                out.add(mod)
-            else:  # from . import a, b: modules, or names of the package itself
-                out |= {a.name if a.name in MODULES else "__init__" for a in node.names}
+        if node.level:
+            base = _package_of(mod)
+            if node.level > 1:
+                base = base[: len(base) - (node.level - 1)]
+        elif (node.module or "").split(".")[0] == "jaxtensor":
+            base = []
+        else:
+            return out
+        mparts = [p for p in (node.module or "").split(".") if p]
+        if not node.level:
+            mparts = mparts[1:]
+        target = _resolve(base + mparts)
+        for a in node.names:
+            sub = _resolve(base + mparts + [a.name])
+            if sub is not None:  # a submodule
+                out.add(sub)
+            elif target in SUBPACKAGES and target != _module_name(MODULES[mod]).rsplit(
+                    ".", 1)[0]:
+                exports = _init_exports(target)
+                out.add(exports.get(a.name, exports.get("*", target)))
+            elif target is not None:
+                out.add(target)
     else:
         for alias in node.names:
             parts = alias.name.split(".")
             if parts[0] == "jaxtensor":
-                out.add(parts[1] if len(parts) > 1 else "__init__")
-    return out & MODULES
+                m = _resolve(parts[1:])
+                if m is not None:
+                    out.add(m)
+    return out
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -52,7 +122,7 @@ def _is_type_checking(node: ast.If) -> bool:
         isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
 
 
-def _imports(source: str) -> tuple[set[str], set[str]]:
+def _imports(source: str, mod: str = "__init__") -> tuple[set[str], set[str]]:
     """(modules imported at module level, modules imported inside functions)."""
     top: set[str] = set()
     lazy: set[str] = set()
@@ -64,7 +134,7 @@ def _imports(source: str) -> tuple[set[str], set[str]]:
                     visit(ast.Module(body=[sub], type_ignores=[]), in_function)
                 continue
             if isinstance(child, (ast.Import, ast.ImportFrom)):
-                (lazy if in_function else top).update(_targets(child))
+                (lazy if in_function else top).update(_targets(child, mod))
             visit(child, in_function or isinstance(
                 child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
@@ -76,7 +146,7 @@ def _graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     top: dict[str, set[str]] = {}
     lazy: dict[str, set[str]] = {}
     for m in sorted(MODULES):
-        top[m], lazy[m] = _imports((PKG / f"{m}.py").read_text(encoding="utf-8"))
+        top[m], lazy[m] = _imports(MODULES[m].read_text(encoding="utf-8"), m)
         top[m].discard(m)
     return top, lazy
 
@@ -115,13 +185,19 @@ def _closure(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-def _namespace_modules() -> set[str]:
-    """The modules ``__init__`` takes the namespace from, the public submodules, and the
-    modules above them (the method table, the package)."""
-    tree = ast.parse((PKG / "__init__.py").read_text(encoding="utf-8"))
-    star = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module
-            and any(a.name == "*" for a in n.names)}
-    return star | {"fft", "linalg", "_methods", "__init__"}
+def levels(graph: dict[str, set[str]]) -> dict[str, int]:
+    """Each module's import level: 1 for a module importing no package module, else one
+    more than the highest level it imports (the graph has no cycle)."""
+    out: dict[str, int] = {}
+
+    def level(n: str) -> int:
+        if n not in out:
+            out[n] = 1 + max((level(m) for m in graph.get(n, ())), default=0)
+        return out[n]
+
+    for n in graph:
+        level(n)
+    return out
 
 
 def test_no_cycle_among_module_level_imports() -> None:
@@ -139,12 +215,42 @@ def test_function_level_imports_are_the_documented_ones() -> None:
         "unavoidable, say why here and in a comment at the import)")
 
 
-def test_tensor_imports_nothing_above_it() -> None:
+def test_the_layers_exist() -> None:
+    assert set(LAYERS) <= SUBPACKAGES
+    for layer in LAYERS:
+        assert (PKG / layer / "README.md").is_file(), f"{layer} has no README.md"
+
+
+@pytest.mark.parametrize("layer,forbidden", [
+    ("_core", {"_indexing", "_jit", "namespace"}),
+    ("_indexing", {"_jit", "namespace"}),
+    ("_jit", {"_indexing", "namespace"}),
+])
+def test_a_layer_never_imports_above_it(layer: str, forbidden: set[str]) -> None:
+    """The core imports nothing of indexing, jit or the namespace; indexing and jit import
+    nothing of the namespace (nor of each other), even through a lazy import."""
     top, lazy = _graph()
-    assert top["_tensor"] | lazy["_tensor"] <= TENSOR_FLOOR, (
-        f"_tensor imports {sorted((top['_tensor'] | lazy['_tensor']) - TENSOR_FLOOR)}")
-    above = _closure(top, "_tensor") & _namespace_modules()
-    assert not above, f"_tensor depends on the namespace modules {sorted(above)}"
+    bad = sorted((m, t) for m in MODULES if _layer(m) == layer
+                 for t in top[m] | lazy[m] if _layer(t) in forbidden)
+    assert not bad, f"{layer} imports above itself: {bad}"
+
+
+def test_import_levels() -> None:
+    """At most MAX_LEVELS levels among the modules ``import jaxtensor`` loads (the tour,
+    ``__main__``, is run, never imported)."""
+    top, _ = _graph()
+    top.pop("__main__")
+    lv = levels(top)
+    deepest = max(lv.values())
+    assert deepest <= MAX_LEVELS, (
+        f"{deepest} import levels (at most {MAX_LEVELS}): "
+        + ", ".join(f"{m}={v}" for m, v in sorted(lv.items(), key=lambda kv: -kv[1])[:5]))
+
+
+def test_tensor_imports_only_the_core() -> None:
+    top, lazy = _graph()
+    deps = _closure(top, "_core._tensor") | lazy["_core._tensor"]
+    assert all(_layer(m) == "_core" for m in deps), sorted(deps)
 
 
 @pytest.mark.parametrize("graph,cyclic", [
@@ -165,16 +271,23 @@ def test_find_cycle_finds_cycles(graph: dict[str, set[str]], cyclic: bool) -> No
 def test_parser_sees_each_kind_of_import() -> None:
     top, lazy = _imports(
         "from typing import TYPE_CHECKING\n"
-        "from . import _view, clear_caches\n"
-        "from ._tensor import Tensor\n"
+        "from . import _core, clear_caches\n"
+        "from ._core import _view, Tensor\n"
+        "from ._indexing._plan import Plan\n"
         "import jaxtensor.fft\n"
         "if TYPE_CHECKING:\n"
-        "    from ._storage import Storage\n"
+        "    from ._core._storage import Storage\n"
         "class C:\n"
-        "    from ._dtypes import promote\n"
+        "    from ._info import API_VERSION\n"
         "def f():\n"
         "    import jaxtensor\n"
-        "    from .linalg import solve\n"
+        "    from .linalg import solve\n",
+        "__init__",
     )
-    assert top == {"_view", "__init__", "_tensor", "fft", "_dtypes"}
+    # names from a curated init count as imports of the modules defining them
+    assert top == {"_core", "__init__", "_core._view", "_core._tensor", "_indexing._plan",
+                   "fft", "_info"}
     assert lazy == {"__init__", "linalg"}
+    top, _ = _imports("from .._core import Tensor, _kernels\nfrom . import _plan\n",
+                      "_indexing._getset")
+    assert top == {"_core._tensor", "_core._kernels", "_indexing._plan"}

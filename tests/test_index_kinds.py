@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import itertools
 
+import jax
 import numpy as np
 import pytest
 
 import jaxtensor as jt
-from jaxtensor._config import X64
+
+X64 = jax.config.read("jax_enable_x64")  # (jaxtensor turns it on unless the environment says no)
 
 INT_DTYPES = ["int8", "int16", "int32", "uint8", "uint16"] + (["int64", "uint32"] if X64 else [])
 A = np.arange(24.0).reshape(2, 3, 4)

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
-from jaxtensor import _index_select, _uninitialized
+from jaxtensor import _index_select
+from jaxtensor._core import _uninitialized
 
 _HAVE = set(jt.__array_namespace_info__().dtypes())  # no 64-bit dtypes with JAX_ENABLE_X64=0
 DTYPES = [d for d in ("float32", "float64", "int32", "int64", "int8", "uint8", "bool",
@@ -173,7 +174,7 @@ def test_uninitialised_output_can_be_switched_off():
 
     code = (
         "import numpy as np, jaxtensor as jt\n"
-        "from jaxtensor import _uninitialized as s\n"
+        "from jaxtensor._core import _uninitialized as s\n"
         "x = np.arange(37 * 300 * 9, dtype=np.float32).reshape(37, 300, 9)\n"
         "idx = np.arange(299, -1, -1)\n"
         "got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=[5, 64, 9])\n"

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import operator
 
+import jax
 import numpy as np
 import pytest
 
 import jaxtensor as jt
-from jaxtensor._config import X64
+
+X64 = jax.config.read("jax_enable_x64")  # (jaxtensor turns it on unless the environment says no)
 
 DTYPES = ["uint8", "int8", "uint16", "int16", "int32", "uint32"] + (
     ["int64", "uint64"] if X64 else [])

@@ -17,7 +17,9 @@ import pytest
 from jax import lax
 
 import jaxtensor as jt
-from jaxtensor import _constants, _fast_operators, _jit_trace, _storage
+from jaxtensor import _fast_operators
+from jaxtensor._core import _constants, _storage
+from jaxtensor._jit import _trace as _jit_trace
 
 
 def _state(f):
@@ -196,7 +198,7 @@ def test_exception_in_the_function_then_calls_work():
     f(x, 4)
     assert x.tolist() == [4.0, 0.0, 0.0]
     assert all(p.call is None for p in _state(f)._plans.values())
-    assert jt._context.current.get() is None
+    assert jt._core._context.current.get() is None
 
 
 def test_jitted_function_is_a_function_and_a_method():
@@ -433,9 +435,9 @@ def test_clear_caches_empties_every_cache_and_results_stay_right() -> None:
     x = jt.arange(6.0)
     for _ in range(3):
         x[1:3] = x[1:3] * 2.0
-    assert any(len(c) for c in jt._cache.all_caches())
+    assert any(len(c) for c in jt._core._cache.all_caches())
     jt.clear_caches()
-    assert not any(len(c) for c in jt._cache.all_caches())
+    assert not any(len(c) for c in jt._core._cache.all_caches())
     x[1:3] = x[1:3] * 2.0
     assert x.tolist() == [0.0, 16.0, 32.0, 3.0, 4.0, 5.0]
 
@@ -462,7 +464,7 @@ def test_element_wise_caches_are_bounded_registered_and_cleared() -> None:
 
     caches = (_fast_operators._by_signature, _elementwise._binary_kernels,
               _statistical._sum_all, _data_type_functions._finfo_cache)
-    assert all(c in jt._cache.all_caches() for c in caches)
+    assert all(c in jt._core._cache.all_caches() for c in caches)
     x = jt.asarray(np.array([1.0, 2.0], dtype=np.float32))
     for _ in range(2):
         assert (x + 1.0).tolist() == [2.0, 3.0]
@@ -488,8 +490,8 @@ def test_a_flush_that_drops_duplicate_writes_leaves_nothing_queued():
 
 def test_slice_writes_at_different_starts_share_one_compiled_kernel() -> None:
     # templates are made per slice bounds; their write kernels are per view structure
-    from jaxtensor import _basic_index
-    from jaxtensor._indexing import _basic_sig
+    from jaxtensor._indexing import _basic as _basic_index
+    from jaxtensor._indexing._getset import _basic_sig
 
     a = _basic_index.lookup(None, (64, 16), _basic_sig(slice(3, 5)))
     b = _basic_index.lookup(None, (64, 16), _basic_sig(slice(9, 11)))
@@ -497,7 +499,7 @@ def test_slice_writes_at_different_starts_share_one_compiled_kernel() -> None:
 
 
 def test_every_parameter_of_a_public_function_has_a_description() -> None:
-    from jaxtensor import _docstrings
+    from jaxtensor._docs import _docstrings
 
     assert _docstrings.UNDESCRIBED == [], (
         "add these parameters' descriptions to src/jaxtensor/_docs_params.py")

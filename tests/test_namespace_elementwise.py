@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import array_api_strict as xps_strict
+import jax
 import numpy as np
 import pytest
 from hypothesis import given
@@ -17,7 +18,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import jaxtensor as jt
-from jaxtensor._config import X64
+
+X64 = jax.config.read("jax_enable_x64")  # (jaxtensor turns it on unless the environment says no)
 
 xps = make_strategies_namespace(jt)
 # values are compared in the widest float this process has

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import array_api_strict as xs
+import jax
 import numpy as np
 import pytest
 
 import jaxtensor as jt
-from jaxtensor._config import X64
+
+X64 = jax.config.read("jax_enable_x64")  # (jaxtensor turns it on unless the environment says no)
 
 INFO = jt.__array_namespace_info__()
 NAMES = list(INFO.dtypes())

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import itertools
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import jaxtensor as jt
-from jaxtensor._config import X64
+
+X64 = jax.config.read("jax_enable_x64")  # (jaxtensor turns it on unless the environment says no)
 
 INT_TARGETS = ["int8", "uint8", "int16", "uint16", "int32", "uint32"] + (
     ["int64", "uint64"] if X64 else [])

@@ -1,11 +1,11 @@
-"""The examples in docs/transforms.md and in the docstrings of jaxtensor._transforms run."""
+"""The examples in docs/transforms.md and in the docstrings of jaxtensor._jit._transforms run."""
 
 from __future__ import annotations
 
 import doctest
 from pathlib import Path
 
-from jaxtensor import _transforms
+from jaxtensor._jit import _transforms
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "transforms.md"
 

@@ -11,32 +11,31 @@ Tensor(shape=[4], dtype=float32, device=cpu,
 The namespace is the package: every module below contributes its ``__all__``.
 """
 
-from ._config import X64 as _X64  # enables 64-bit mode before anything else
+from ._core import X64 as _X64  # enables 64-bit mode before anything else
 
-from ._cache import clear_caches
+from ._core import clear_caches
 
 from . import (
     _creation,
     _data_exchange,
     _data_type_functions,
-    _dtypes,
     _elementwise,
     _index_select,
-    _indexing,
     _indexing_functions,
     _indexing_nd,
     _info,
+    _jit,
     _linear_algebra,
     _manipulation,
     _searching,
     _set,
     _sorting,
     _statistical,
-    _transforms,
     _utility,
     fft,
     linalg,
 )
+from ._core import _dtypes
 from ._creation import *  # noqa: F403
 from ._data_exchange import *  # noqa: F403
 from ._data_type_functions import *  # noqa: F403
@@ -52,9 +51,9 @@ from ._searching import *  # noqa: F403
 from ._set import *  # noqa: F403
 from ._sorting import *  # noqa: F403
 from ._statistical import *  # noqa: F403
-from ._storage import TracerLeakError
-from ._tensor import Tensor
-from ._transforms import *  # noqa: F403
+from ._core import TracerLeakError
+from ._core import Tensor
+from ._jit import *  # noqa: F403
 from ._utility import *  # noqa: F403
 
 # the public exceptions print as the names users catch them by
@@ -72,9 +71,9 @@ float16, bfloat16 = _dtypes.public["float16"], _dtypes.public["bfloat16"]  # ext
 from . import _methods
 
 # jax.numpy's own indexing takes Tensor indices (jnp_array[t], jnp_array.at[t])
-from . import _jax_indexing
+from ._indexing import install_jax_hook
 
-_jax_indexing.install()
+install_jax_hook()
 
 __array_api_version__ = _info.API_VERSION
 
@@ -91,13 +90,13 @@ __all__ = sorted(
         for m in (
             _creation, _data_exchange, _data_type_functions, _elementwise, _index_select,
             _indexing_functions, _indexing_nd, _info, _linear_algebra, _manipulation, _searching, _set,
-            _sorting, _statistical, _transforms, _utility,
+            _sorting, _statistical, _jit, _utility,
         )
         for n in m.__all__
     }
 )
 
 # the numpydoc sections of the public docstrings (Parameters, Returns, ...)
-from . import _docstrings
+from ._docs import _docstrings
 
 _docstrings.complete_all(globals())

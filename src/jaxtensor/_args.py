@@ -12,9 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 from array_api_compat import is_array_api_obj
 
-from . import _dtypes
-from ._creation import asarray
-from ._tensor import Tensor
+from ._core import Tensor, _dtypes, asarray
 
 Tracer = jax.core.Tracer
 

@@ -10,8 +10,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._creation import _on_device, as_device, asarray
-from ._tensor import Tensor
+from ._core import Tensor
+from ._core._conversion import _on_device, as_device, asarray
 
 __all__ = ["device_put"]
 

@@ -12,8 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _cache, _dtypes, _kernels
-from ._tensor import Tensor
+from ._core import Tensor, _cache, _dtypes, _kernels
 
 __all__ = [
     "astype", "can_cast", "finfo", "get_default_dtype", "iinfo", "isdtype", "result_type",

@@ -28,14 +28,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _cache, _dtypes, _kernels, _view
 from . import _complex_special as cs
 from . import _elementwise_kernels as k
 from ._args import as_value
-from ._elementwise_docs import DOCS
+from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
+from ._docs._elementwise_docs import DOCS
 from ._fast_operators import remember
 from ._promotion import SCALARS, float_of, operands
-from ._tensor import Tensor, new_tensor
 
 __all__ = ["clip", "imag", "real"]  # and every name of the tables, below
 

@@ -22,10 +22,8 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from . import _cache
-from ._constants import device_constant
-from ._promotion import INT_RANGE, PASS_INT
-from ._tensor import Tensor, new_tensor
+from ._core import Tensor, _cache, device_constant, new_tensor
+from ._core._dtypes import INT_RANGE, PASS_INT
 
 #: (name, key of x1, key of x2) -> (kernel, lowest int scalar, highest int scalar, dtype the
 #: kernel computes in); the int bounds are None unless a key is ``int``. The kernel is a

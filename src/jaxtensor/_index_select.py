@@ -13,7 +13,7 @@ has two kernels:
   with one bare ``lax.gather`` from a ``dynamic_slice`` window of ``x`` (contiguous row copies
   when the tile spans whole inner rows) and writes it with ``dynamic_update_slice`` into the
   loop-carried output; XLA fuses the three into one in-place loop per step. The carried output
-  starts **uninitialised** (:func:`~jaxtensor._uninitialized.uninitialized`: XLA:CPU would otherwise zero-fill it, a full
+  starts **uninitialised** (:func:`~jaxtensor._core._uninitialized.uninitialized`: XLA:CPU would otherwise zero-fill it, a full
   extra pass) or, with ``out=``, as the donated buffer. A remainder tile (sizes that do not
   divide) is *fused*: the last tile along a dimension starts at ``size - tile`` instead of
   running past the end, so it overlaps its neighbour and rewrites identical values — one loop
@@ -51,10 +51,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import _cache, _indexing, _kernels
 from ._args import as_value, sharded
-from ._tensor import Tensor, new_tensor
-from ._uninitialized import uninitialized
+from ._core import Tensor, _cache, _kernels, check_traced, new_tensor
+from ._core._uninitialized import uninitialized
 
 __all__ = ["index_select"]
 
@@ -125,7 +124,7 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
     clamped by the kernel otherwise, as JAX does.
     """
     if isinstance(idx, Tracer):
-        _indexing.check_traced(idx, size, axis, fname)
+        check_traced(idx, size, axis, fname)
         return True
     if not math.prod(idx.shape):
         return False
@@ -354,7 +353,7 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
     ``lead`` is the product of the dimensions before ``dim``, ``row`` of those after it. The
     rule comes from the measurements in ``docs/benchmarks.md`` (section index_select) and
     ``docs/index_select.md``, one core, repeated because the machine is shared. Since the
-    tiled loop writes into an uninitialised buffer (:func:`~jaxtensor._uninitialized.uninitialized`), fresh outputs and
+    tiled loop writes into an uninitialised buffer (:func:`~jaxtensor._core._uninitialized.uninitialized`), fresh outputs and
     ``out=`` follow the same rule (``donated_out`` no longer changes it):
 
     * CPU, one thread: for short rows under leading dimensions (a column gather, ``dim=-1``;
@@ -534,7 +533,7 @@ def select(x: Any, dim: Any, index: Any, tile_shape: Sequence[int] | None = None
 
     val = _kernels.call(key, build, xv, iv)
     if out is not None:
-        out._assign(val)
+        _kernels.assign(out._storage, out._view, val)
         return out
     if (x.__class__ is Tensor and index.__class__ is Tensor and type(xv) is _ArrayImpl
             and type(iv) is _ArrayImpl and x.ndim):

@@ -31,16 +31,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import _indexing, _kernels
 from ._args import as_value, wrap
-from ._index_select import (
-    check_bounds,
-    check_dim,
-    index_value,
-    normalize,
-    select,
-)
-from ._tensor import Tensor
+from ._core import Tensor, _kernels
+from ._index_select import check_bounds, check_dim, index_value, normalize, select
+from ._indexing import NonConcreteBooleanIndexError, prepare_value, rebuild, resolve, setitem
 
 __all__ = [
     "gather",
@@ -371,8 +365,8 @@ def _scatter_inplace(fname: str, x: Tensor, dim: Any, index: Any, src: Any, redu
                      include_self: bool = True) -> Tensor:
     xv, iv, sv, d, neg, checked, red = _scatter_prepare(fname, x, dim, index, src, reduce)
     if x.ndim == 0:
-        x._assign(scatter_reduce(x, dim, index, src, reduce, include_self=include_self)
-                  ._value())
+        new = scatter_reduce(x, dim, index, src, reduce, include_self=include_self)
+        _kernels.assign(x._storage, x._view, new._value())
         return x
     n = xv.shape[d]
     ishape = tuple(iv.shape)
@@ -428,16 +422,16 @@ def index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> Te
 def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -> Tensor:
     idx = _index_tuple(indices, "index_put")
     if not accumulate:
-        _indexing.setitem(x, idx, values)
+        setitem(x, idx, values)
         return x
     shape = x.shape
-    p = _indexing.resolve(idx, shape)
+    p = resolve(idx, shape)
     if p.shape is None:
-        raise _indexing.NonConcreteBooleanIndexError(
+        raise NonConcreteBooleanIndexError(
             "index_put(accumulate=True) with a boolean mask inside jit selects a data-dependent "
             "number of elements; use jaxtensor.nonzero(mask, size=...) for the indices"
         )
-    v = _indexing.prepare_value(values, x.dtype, p.shape)
+    v = prepare_value(values, x.dtype, p.shape)
     if math.prod(p.shape) == 0:
         return x
     struct, dyn = p.struct, p.dyn
@@ -448,7 +442,7 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
             tshape = t.shape
             t = t.reshape(in_shape)
             val = _kernels._fit(val, t.dtype, out_shape)
-            t = t.at[_indexing._rebuild(struct, d, in_shape, False)].add(val, mode="drop")
+            t = t.at[rebuild(struct, d, in_shape, False)].add(val, mode="drop")
             return t.reshape(tshape)
 
         return add

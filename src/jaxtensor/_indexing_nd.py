@@ -13,11 +13,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _indexing, _kernels
 from ._args import as_value, wrap
+from ._core import Tensor, _kernels, check_traced
 from ._index_select import check_bounds, index_value, normalize
 from ._indexing_functions import _fmt, _mode, _smode, _source
-from ._tensor import Tensor
 
 __all__ = ["gather_nd", "scatter_nd", "scatter_nd_add"]
 
@@ -38,7 +37,7 @@ def _check_nd(fname: str, shape: Sequence[int], index: Any) -> tuple[Any, int, b
     neg = False
     if isinstance(iv, Tracer):
         for a in range(k):
-            _indexing.check_traced(iv[..., a], shape[a], a, fname)
+            check_traced(iv[..., a], shape[a], a, fname)
         neg = True
     elif math.prod(iv.shape):
         a_np = np.asarray(iv)

@@ -13,7 +13,7 @@ from typing import Any
 
 import jax
 
-from . import _dtypes
+from ._core import _dtypes
 
 __all__ = ["__array_namespace_info__"]
 

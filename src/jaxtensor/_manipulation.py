@@ -11,9 +11,9 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels, _view
+from . import _args
+from ._core import Tensor, _dtypes, _kernels, _view
 from ._info import API_VERSION
-from ._tensor import Tensor
 
 __all__ = [
     "broadcast_arrays",

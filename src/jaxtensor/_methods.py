@@ -1,6 +1,6 @@
 """Every Tensor method and operator that is a namespace function: one table, bound once.
 
-:class:`~jaxtensor._tensor.Tensor`'s class body holds only what needs nothing but its
+:class:`~jaxtensor._core._tensor.Tensor`'s class body holds only what needs nothing but its
 storage and view (shape, dtype, conversions, ``T``). Everything else, from ``x + y`` and
 ``x[k] = v`` to ``x.sum(dim=0)``, is listed in :data:`METHODS` (name → function), and bound
 onto the class when this module is imported: ``jaxtensor/__init__.py`` imports it once,
@@ -26,14 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from . import _cache, _indexing, _view
 from . import _elementwise as ew
 from ._args import normalize_axis
-from ._creation import asarray
+from ._core import Tensor, _cache, _kernels, _view, asarray, new_tensor
 from ._data_exchange import _dlpack, _dlpack_device, _to_device
 from ._data_type_functions import astype as _astype
 from ._fast_operators import fast_operator
 from ._index_select import index_select as _index_select
+from ._indexing import getitem, setitem
 from ._indexing_functions import (
     _index_add_inplace,
     _index_put_inplace,
@@ -46,15 +46,7 @@ from ._indexing_functions import (
     take_along_axis,
 )
 from ._linear_algebra import matmul
-from ._manipulation import (
-    _resolve_shape,
-    flip,
-    moveaxis,
-    permute_dims,
-    reshape,
-    roll,
-    squeeze,
-)
+from ._manipulation import _resolve_shape, flip, moveaxis, permute_dims, reshape, roll, squeeze
 from ._searching import argmax, argmin
 from ._sorting import argsort
 from ._statistical import (
@@ -69,7 +61,6 @@ from ._statistical import (
     sum,
     var,
 )
-from ._tensor import Tensor, new_tensor
 from ._utility import all, any
 
 # -- operators --------------------------------------------------------------------------------
@@ -163,7 +154,7 @@ def inplace(fn: Callable, name: str) -> Callable:
                 f"in-place {name}: the result has shape {result.shape}, which does not fit the "
                 f"left operand's shape {self.shape}"
             )
-        self._assign(value)
+        _kernels.assign(self._storage, self._view, value)
         return self
 
     return op
@@ -507,8 +498,8 @@ def array_namespace_method(self: Tensor, *, api_version: str | None = None) -> A
 # -- the table --------------------------------------------------------------------------------
 METHODS: dict[str, Any] = {
     # indexing (``_indexing``): a view, a gather, a write through the storage
-    "__getitem__": _indexing.getitem,
-    "__setitem__": _indexing.setitem,
+    "__getitem__": getitem,
+    "__setitem__": setitem,
     # arithmetic: x op y, y op x, x op= y
     "__add__": forward(ew.add), "__radd__": reflected(ew.add),
     "__iadd__": inplace(ew.add, "add"),

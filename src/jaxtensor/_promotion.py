@@ -14,22 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from . import _config, _dtypes
 from ._args import as_value
-from ._tensor import Tensor
+from ._core import Tensor, _dtypes
 
 #: The Python scalar types an element-wise function takes as an operand.
 SCALARS = (bool, int, float, complex)
 
-#: Python ints strictly inside ``(-PASS_INT, PASS_INT)`` go to a kernel unconverted (JAX
-#: converts them to its default int without overflow).
-PASS_INT = 2**62 if _config.X64 else 2**31 - 1
-
-#: ``(min, max)`` of every integer dtype.
-INT_RANGE: dict[np.dtype, tuple[int, int]] = {
-    dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
-    for dt in (*_dtypes._signed_ints, *_dtypes._unsigned_ints)
-}
+INT_RANGE, PASS_INT = _dtypes.INT_RANGE, _dtypes.PASS_INT
 
 
 def operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:

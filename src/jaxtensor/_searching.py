@@ -13,9 +13,9 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels
+from . import _args
+from ._core import Tensor, _dtypes, _kernels
 from ._manipulation import broadcast_shapes
-from ._tensor import Tensor
 
 __all__ = [
     "argmax",

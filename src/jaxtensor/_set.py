@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels
-from ._tensor import Tensor
+from . import _args
+from ._core import Tensor, _dtypes, _kernels
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 

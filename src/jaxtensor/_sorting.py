@@ -14,8 +14,8 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels
-from ._tensor import Tensor
+from . import _args
+from ._core import Tensor, _dtypes, _kernels
 
 __all__ = ["argsort", "sort"]
 

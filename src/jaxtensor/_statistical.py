@@ -20,9 +20,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import _args, _cache, _dtypes, _kernels
+from . import _args
 from . import _elementwise_kernels as _ek
-from ._tensor import Tensor, new_tensor
+from ._core import Tensor, _cache, _dtypes, _kernels, new_tensor
 
 __all__ = [
     "cumulative_prod",

@@ -9,8 +9,8 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels, _view
-from ._tensor import Tensor
+from . import _args
+from ._core import Tensor, _dtypes, _kernels, _view
 
 __all__ = [
     "all",

@@ -23,8 +23,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels
-from ._tensor import Tensor
+from . import _args
+from ._core import Tensor, _dtypes, _kernels
 
 __all__ = [
     "fft",

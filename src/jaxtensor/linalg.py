@@ -24,11 +24,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args, _dtypes, _kernels
+from . import _args
+from ._core import Tensor, _dtypes, _kernels
 from ._linear_algebra import matmul, tensordot, vecdot
 from ._manipulation import broadcast_shapes, matrix_transpose
 from ._statistical import accumulation_dtype, extremum
-from ._tensor import Tensor
 
 __all__ = [
     "cholesky",

@@ -1,7 +1,7 @@
 """The :class:`Tensor`: a mutable array with views over an immutable ``jax.Array``.
 
-A Tensor is a :class:`~jaxtensor._storage.Storage` (shared by every alias) plus a
-:class:`~jaxtensor._view.View` saying how it derives from the storage's base value
+A Tensor is a :class:`~jaxtensor._core._storage.Storage` (shared by every alias) plus a
+:class:`~jaxtensor._core._view.View` saying how it derives from the storage's base value
 (``None`` for the base itself), plus a cache of its materialised value tagged with the
 storage version it was computed at.
 
@@ -25,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src import core as _jax_core
 
-from . import _kernels, _view
+from . import _view
 from ._context import current as _current_jit
 from ._storage import Storage
 
@@ -95,18 +95,14 @@ class Tensor:
         if self._view is None:
             return st.array
         if _current_jit.get() is not None:  # inside a jaxtensor.jit trace: its own values
-            return _kernels.read_view(st, self._view)
+            return _view.read(self._view, st.array)
         version = st.version  # (read first: a concurrent write makes the cache stale, not wrong)
         if self._cache_version == version:
             return self._cache
-        v = _kernels.read_view(st, self._view)
+        v = _view.read(self._view, st.array)
         self._cache = v
         self._cache_version = version
         return v
-
-    def _assign(self, value: Any) -> None:
-        """Replace this tensor's whole value (cast/broadcast to it) through its view."""
-        _kernels.assign(self._storage, self._view, value)
 
     def to_jax(self) -> jax.Array:
         """The value as a ``jax.Array``; later writes to this Tensor never invalidate it.

@@ -1,8 +1,8 @@
-"""``__getitem__``/``__setitem__``: plan an index (``_index_plan.py``), then lower it.
+"""``__getitem__``/``__setitem__``: plan an index (``_plan.py``), then lower it.
 
 A key is split into its static signature and its values and planned once per (shape,
 signature). A basic plan (ints, slices, ``None``, ``...``, 0-D integer Tensors) becomes a
-view through a template (``_basic_index.py``); anything with an integer array, a boolean
+view through a template (``_basic.py``); anything with an integer array, a boolean
 mask or a Python ``bool`` is *advanced* and lowers to a gather (getitem, a copy) or a
 scatter (setitem) on the tensor's value, compiled once per index structure. Out-of-bounds
 integers raise ``IndexError`` before anything runs, so a failed operation changes nothing.
@@ -20,20 +20,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _basic_index, _index_plan, _kernels, _values
-from ._constants import device_constant
-from ._context import current as _current_jit
-from ._index_plan import (
-    Int,
-    IntArray,
-    Mask,
-    NewAxis,
-    NonConcreteBooleanIndexError,
-    Plan,
-    PyBool,
-    Slice,
-)
-from ._tensor import Tensor
+from .._core import Tensor, _kernels, check_traced, device_constant
+from .._core import current as _current_jit
+from . import _basic, _plan, _values
+from ._plan import Int, IntArray, Mask, NewAxis, NonConcreteBooleanIndexError, Plan, PyBool, Slice
 
 __all__ = ["NonConcreteBooleanIndexError"]
 
@@ -93,15 +83,15 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     v = x._view
     sig = _basic_sig(key)
     if sig is not None:
-        tpl = _basic_index.lookup(v, x.shape, sig)
+        tpl = _basic.lookup(v, x.shape, sig)
         ints = _ints(key)
         return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, ints),
                                   (v, tpl, ints)))
     shape = x.shape
-    sig, values = _index_plan.split(key)
-    plan = _index_plan.plan(shape, sig)
+    sig, values = _plan.split(key)
+    plan = _plan.plan(shape, sig)
     if plan.basic:
-        tpl = _basic_index.template(v, shape, sig, plan)
+        tpl = _basic.template(v, shape, sig, plan)
         return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, values),
                                   (v, tpl, values)))
     adv = _advanced(plan, values, shape)
@@ -129,17 +119,17 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         return
     sig = _basic_sig(key)
     if sig is not None:
-        tpl = _basic_index.lookup(v, x.shape, sig)
+        tpl = _basic.lookup(v, x.shape, sig)
         ints = _ints(key)
         if type(value) is Tensor and _is_target(value, x, tpl, ints):
             return
         _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, ints), value)
         return
     shape = x.shape
-    sig, values = _index_plan.split(key)
-    plan = _index_plan.plan(shape, sig)
+    sig, values = _plan.split(key)
+    plan = _plan.plan(shape, sig)
     if plan.basic:
-        tpl = _basic_index.template(v, shape, sig, plan)
+        tpl = _basic.template(v, shape, sig, plan)
         if type(value) is Tensor and _is_target(value, x, tpl, values):
             return
         _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, values), value)
@@ -162,7 +152,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     )
 
 
-def _is_target(value: Tensor, x: Tensor, tpl: _basic_index.Template, ints: list) -> bool:
+def _is_target(value: Tensor, x: Tensor, tpl: _basic.Template, ints: list) -> bool:
     """Whether ``value`` is the view ``x[key]`` made (``tpl`` and ``ints``: the template and
     the int values of ``key``): the second half of ``x[key] op= v`` (Python runs
     ``t = x[key]; t op= v; x[key] = t``), whose in-place op already wrote. Compared by the
@@ -174,7 +164,7 @@ def _is_target(value: Tensor, x: Tensor, tpl: _basic_index.Template, ints: list)
     return o is not None and o[0] is x._view and o[1] is tpl and _same(o[2], ints)
 
 
-def _write_basic(x: Tensor, tpl: _basic_index.Template, starts: list[Any], value: Any) -> None:
+def _write_basic(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Any) -> None:
     val = prepare_value(value, x.dtype, tpl.shape)
     if tpl.size == 0:
         return
@@ -396,8 +386,8 @@ def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advance
     else:
         adv = [() if type(r) is Int else r.shape for r in resolved
                if type(r) in (Int, IntArray)]
-        bshape = _index_plan.broadcast_index_shapes(adv)
-        out = _index_plan.result_shape(tuple(resolved), bshape, gap)
+        bshape = _plan.broadcast_index_shapes(adv)
+        out = _plan.result_shape(tuple(resolved), bshape, gap)
         bsize = math.prod(bshape)
     # NumPy checks array bounds only when something is selected, except a 0-D array's (it
     # is checked like the integer it holds)
@@ -429,16 +419,9 @@ def _broadcast_size(arrays: list, plan: Plan) -> int:
 def resolve(key: Any, shape: tuple[int, ...]) -> _Advanced:
     """An advanced ``key`` on a Tensor of ``shape``, planned and resolved for one call (for
     the gather/scatter functions that lower like ``__setitem__``)."""
-    sig, values = _index_plan.split(key)
-    plan = _index_plan.plan(shape, sig)
+    sig, values = _plan.split(key)
+    plan = _plan.plan(shape, sig)
     return _advanced(plan, values, shape)
-
-
-def check_traced(i: Any, n: int, axis: int, fname: str | None = None) -> None:
-    """Hand a traced index value to the running ``jaxtensor.jit`` trace's bounds check."""
-    jt = _current_jit.get()
-    if jt is not None:
-        jt.check_index(i, n, axis, fname)
 
 
 # -- lowering advanced indices to jnp indexing ----------------------------------------
@@ -523,4 +506,4 @@ def _masked_assign(x: Tensor, adv: _Advanced, value: Any) -> None:
     new = jnp.where(
         m, _kernels._fit(v, x.dtype, x.shape).reshape(in_shape), cur.reshape(in_shape)
     ).reshape(x.shape)
-    x._assign(new)
+    _kernels.assign(x._storage, x._view, new)

@@ -259,6 +259,15 @@ class View:
         return strides
 
 
+def read(view: View, base: Any) -> Any:
+    """The value ``view`` derives from ``base`` (its compiled reader, or the plain function
+    on traced values)."""
+    dyn = view.dyn()
+    if isinstance(base, Tracer) or isinstance(dyn, Tracer):
+        return chain_forward(view.steps, view.comp, base, dyn)
+    return view.reader()(base, dyn)
+
+
 def memo() -> _cache.Cache:
     """A new view-structure memo (see :meth:`View.memo`)."""
     return _cache.cache("view structure memo", 256)

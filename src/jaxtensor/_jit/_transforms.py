@@ -19,11 +19,10 @@ import jax
 import jax.numpy as jnp
 from jax.experimental import checkify
 
-from ._context import current as _current
+from .._core import Tensor, current_trace
+from .._core import current as _current
 from ._jit import jit
-from ._jit_trace import CheckedTrace, EvalTrace, checkify_error
-from ._storage import current_trace
-from ._tensor import Tensor
+from ._trace import CheckedTrace, EvalTrace, checkify_error
 
 __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
 

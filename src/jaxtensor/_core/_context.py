@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class JitTrace:
     """What a ``jaxtensor.jit`` trace must see of the storages its function touches.
 
-    The jit module subclasses it; :class:`~jaxtensor._storage.Storage` and the indexing
+    The jit module subclasses it; :class:`~jaxtensor._core._storage.Storage` and the indexing
     code call these methods whenever :data:`current` holds a trace.
     """
 
@@ -52,3 +52,10 @@ class JitTrace:
 
 #: The trace of the ``jaxtensor.jit`` call running in this thread/task, if any.
 current: ContextVar[JitTrace | None] = ContextVar("jaxtensor_jit_trace", default=None)
+
+
+def check_traced(i: Any, n: int, axis: int, fname: str | None = None) -> None:
+    """Hand a traced index value to the running ``jaxtensor.jit`` trace's bounds check."""
+    jt = current.get()
+    if jt is not None:
+        jt.check_index(i, n, axis, fname)

@@ -18,10 +18,10 @@ typed item per indexed position:
 :class:`PyBool`           a Python ``bool`` (a new axis of size 1, selected or not)
 ========================  ==============================================================
 
-Lowering is ``_indexing.py``'s: a plan of ints, slices and new axes becomes a view
+Lowering is ``_getset.py``'s: a plan of ints, slices and new axes becomes a view
 (:mod:`_basic_index`), anything else a gather or scatter.
 
->>> from jaxtensor import _index_plan as ip
+>>> from jaxtensor._indexing import _plan as ip
 >>> sig, values = ip.split((1, slice(None, None, 2), None))
 >>> ip.plan((4, 6), sig).items
 (Int(axis=0, size=4), Slice(axis=1, start=0, size=3, step=2), NewAxis())
@@ -36,8 +36,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _cache
-from ._tensor import Tensor
+from .._core import Tensor, _cache
 
 Tracer = jax.core.Tracer
 

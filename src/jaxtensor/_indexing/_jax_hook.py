@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._tensor import Tensor
+from .._core import Tensor
 
 _HOOK = "_jaxtensor_tensor_indices"
 

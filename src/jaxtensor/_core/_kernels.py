@@ -83,14 +83,6 @@ def update(storage: Storage, key: Hashable, build: Callable[[], Callable], *args
 
 
 # -- views -----------------------------------------------------------------------------
-def read_view(storage: Storage, view: _view.View) -> Any:
-    arr = storage.array
-    dyn = view.dyn()
-    if isinstance(arr, Tracer) or isinstance(dyn, Tracer):
-        return _view.chain_forward(view.steps, view.comp, arr, dyn)
-    return view.reader()(arr, dyn)
-
-
 def _fit(v: Any, dtype: Any, shape: tuple[int, ...]) -> Any:
     """Cast ``v`` to ``dtype`` and broadcast it to ``shape`` (leading 1-axes dropped)."""
     v = jnp.asarray(v)

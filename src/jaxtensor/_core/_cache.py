@@ -16,7 +16,7 @@ passed again and again. Each such memo is a :class:`Cache`, made with :func:`cac
 - **clearable**: :func:`clear_caches` (public as ``jaxtensor.clear_caches``) empties them
   all, as ``jax.clear_caches`` does for JAX's own.
 
->>> from jaxtensor import _cache
+>>> from jaxtensor._core import _cache
 >>> c = _cache.cache("example", maxsize=2)
 >>> c["a"] = 1; c["b"] = 2; c["c"] = 3    # the oldest entry, "a", is dropped
 >>> sorted(c)

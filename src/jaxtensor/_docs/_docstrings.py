@@ -22,10 +22,10 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any
 
-from . import _elementwise as ew
-from ._docs_params import BY_FUNCTION, PARAMS
-from ._docs_refs import RAISES, SEE_ALSO
+from .. import _elementwise as ew
 from ._methods_docs import EXAMPLES
+from ._params import BY_FUNCTION, PARAMS
+from ._refs import RAISES, SEE_ALSO
 
 _SECTION = re.compile(r"^\s*(Parameters|Examples)\n\s*-{5,}$", re.M)
 _RETURNS = {

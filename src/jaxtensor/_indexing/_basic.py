@@ -1,7 +1,7 @@
 """Basic indices (ints, slices, new axes) as views: a plan lowered once into a template.
 
 ``x[i]``, ``x[i, j]``, ``x[a:b]``, ``x[i, ::2, None]``... are lowered once per *plan* (the
-slices' bounds and where the ints stand, not the ints' values; see ``_index_plan.py``) into
+slices' bounds and where the ints stand, not the ints' values; see ``_plan.py``) into
 a :class:`Template`: the static view steps of the result, and the result's start offsets
 as an affine function of the ints (``starts = old + const + sum(i_j * coef_j)``). A call
 then only checks the ints' bounds, evaluates that function and, for a write, calls a
@@ -18,10 +18,10 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from . import _cache, _index_plan, _kernels, _view
-from ._context import current as _current_jit
-from ._index_plan import Int, NewAxis, Plan, Slice
-from ._view import View
+from .._core import View, _cache, _kernels, _view
+from .._core import current as _current_jit
+from . import _plan
+from ._plan import Int, NewAxis, Plan, Slice
 
 Tracer = jax.core.Tracer
 _IDX_NP = _view._IDX_NP
@@ -167,7 +167,7 @@ def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
         cache = view.fast
         tpl = None if cache is None else cache.get(sig)
     if tpl is None:
-        tpl = template(view, shape, sig, _index_plan.plan(shape, sig))
+        tpl = template(view, shape, sig, _plan.plan(shape, sig))
     return tpl
 
 

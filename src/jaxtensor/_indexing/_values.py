@@ -24,10 +24,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from . import _dtypes
-from ._context import current as _current_jit
-from ._creation import asarray
-from ._tensor import Tensor
+from .._core import Tensor, _dtypes, asarray
+from .._core import current as _current_jit
 
 Tracer = jax.core.Tracer
 

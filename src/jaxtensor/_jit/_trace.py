@@ -3,7 +3,7 @@ checks (bounds of traced indices, traced single values assigned into integer Ten
 Every write is gated by the checks made before it (``Trace.ok``), so a call that fails a
 check leaves what eager code would have left when it raised.
 
-A :class:`Trace` is installed in :data:`jaxtensor._context.current` while the function is
+A :class:`Trace` is installed in :data:`jaxtensor._core._context.current` while the function is
 traced (see ``_jit.py``); storages and the indexing code call its methods instead of
 changing anything. Nothing here raises to steer control flow: a closed-over storage met
 during the trace is *discovered* (read once as a constant, and reported to the caller, which
@@ -28,9 +28,8 @@ from jax._src import core as _core
 from jax.experimental import checkify
 from jax.interpreters import mlir
 
-from ._context import JitTrace
-from ._storage import Storage, TracerLeakError, current_trace
-from ._view import _IDX_NP as _IDX
+from .._core import IDX as _IDX
+from .._core import JitTrace, Storage, TracerLeakError, current_trace
 
 Tracer = jax.core.Tracer
 EvalTrace = _core.EvalTrace

@@ -21,8 +21,8 @@ from typing import Any
 
 import jax
 
-from ._storage import _layout
-from ._tensor import Tensor
+from .._core import Tensor
+from .._core import storage_layout as _layout
 
 
 class _PlacementError(ValueError):

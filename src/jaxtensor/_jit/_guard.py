@@ -3,7 +3,7 @@
 A *plain* call passes positional Tensors without views (no two sharing a storage) and
 numbers or arrays, at the top level. For a signature seen before, its guard checks that the
 arguments (and the closed-over storages) still have that signature, lends the storages'
-values (deciding donation through :meth:`Storage.lend <jaxtensor._storage.Storage.lend>`),
+values (deciding donation through :meth:`Storage.lend <jaxtensor._core._storage.Storage.lend>`),
 calls the compiled function, and installs the results through ``Storage._install``: what
 :meth:`Jitted._call <jaxtensor._jit.Jitted._call>` does, without building the call's
 description, looking it up, or looping over lists. It returns :data:`MISS` (having changed
@@ -23,10 +23,9 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from . import _jit_trace as jtr
-from ._jit_pytree import results
-from ._storage import LOCK
-from ._tensor import Tensor
+from .._core import LOCK, Tensor
+from . import _trace as jtr
+from ._pytree import results
 
 #: what a guard returns when the call does not have its signature
 MISS = object()

@@ -18,10 +18,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _jit_trace as jtr
-from . import _view
-from ._storage import Storage
-from ._tensor import Tensor
+from .._core import Storage, Tensor, _view
+from . import _trace as jtr
 
 Tracer = jax.core.Tracer
 _IDX = _view._IDX_NP

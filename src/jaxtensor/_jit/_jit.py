@@ -19,12 +19,12 @@ One call path (see ``docs/architecture.md``):
    earlier trace follow as implicit inputs. The description (the *spec*: shapes aside,
    everything the trace depends on) picks a :class:`Plan`, one ``jax.jit`` function.
    A repeat *plain* call (positional Tensors without views, numbers, arrays) skips the
-   description: the guard generated for its signature (``_jit_guard.py``, the one place
+   description: the guard generated for its signature (``_guard.py``, the one place
    code is generated) checks the signature and makes the same call.
 2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit_trace.Trace` in the
    ``jaxtensor._context.current`` context variable gives the function its own value of
    every storage and collects bounds checks of traced index values into one small
-   ``[code, value]`` output (``_jit_pytree.py`` rebuilds the arguments and describes the
+   ``[code, value]`` output (``_pytree.py`` rebuilds the arguments and describes the
    outputs). Nothing is patched onto classes or module globals, and nothing raises to
    steer control flow: eager work in other threads is unaffected.
 3. :meth:`Jitted._finish` installs the final value of every written storage
@@ -50,12 +50,11 @@ import numpy as np
 from jax._src import core as _core
 from jax.experimental import checkify
 
-from . import _config, _jit_guard, _jit_shardings, _view
-from . import _jit_pytree as jpt
-from . import _jit_trace as jtr
-from ._context import current as _current
-from ._storage import LOCK, Storage, current_trace
-from ._tensor import Tensor
+from .._core import LOCK, Storage, Tensor, _config, _view, current_trace
+from .._core import current as _current
+from . import _guard, _shardings
+from . import _pytree as jpt
+from . import _trace as jtr
 
 __all__ = ["jit"]
 
@@ -165,7 +164,7 @@ class Jitted:
         """The function :func:`jit` returns (a plain function: a call costs less than an
         object's ``__call__``, and it binds as a method by itself)."""
         state = self
-        miss = _jit_guard.MISS
+        miss = _guard.MISS
 
         def jitted(*args: Any, **kwargs: Any) -> Any:
             if not _config.X64:
@@ -403,7 +402,7 @@ class Jitted:
             return
         key: list[Any] = []
         for x, d in zip(leaves, desc):
-            if d is None and type(x) in _jit_guard.PLAIN:
+            if d is None and type(x) in _guard.PLAIN:
                 key.append(None)
             elif d is not None and type(d[0]) is int and d[1] is None and not d[3] and (
                     d[0] == sum(e is not None for e in key)):  # (a storage of its own)
@@ -417,7 +416,7 @@ class Jitted:
         key_t = tuple(key)
         guard = self._guards.get(key_t)
         if guard is None or guard.plan is not plan:
-            guard = self._guards[key_t] = _jit_guard.make(key_t, n_args, plan, self._donate)
+            guard = self._guards[key_t] = _guard.make(key_t, n_args, plan, self._donate)
         self._guard = guard
 
     # -- tracing ----------------------------------------------------------------------
@@ -595,9 +594,9 @@ def jit(
     if not callable(fn):
         raise TypeError(f"jaxtensor.jit expects a callable, got {type(fn).__name__}")
     if out_shardings is not None:
-        fn = _jit_shardings.constrain_results(fn, out_shardings)
+        fn = _shardings.constrain_results(fn, out_shardings)
     nums, names = _static_spec(fn, static_argnums, static_argnames)
     entry = Jitted(fn, nums, names, bool(check_bounds), bool(donate), jit_kwargs).entry()
     if in_shardings is not None:
-        entry = _jit_shardings.place_arguments(entry, in_shardings)
+        entry = _shardings.place_arguments(entry, in_shardings)
     return entry

@@ -265,3 +265,14 @@ _default_from_env()
 
 #: The public constants, by name.
 public = {str(d): DType(d) for d in supported_dtypes}
+
+
+#: Python ints strictly inside ``(-PASS_INT, PASS_INT)`` go to a kernel unconverted (JAX
+#: converts them to its default int without overflow).
+PASS_INT = 2**62 if X64 else 2**31 - 1
+
+#: ``(min, max)`` of every integer dtype.
+INT_RANGE: dict[np.dtype, tuple[int, int]] = {
+    dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+    for dt in (*_signed_ints, *_unsigned_ints)
+}

@@ -1,0 +1,27 @@
+"""The core: storage, views, the Tensor class, compiled kernels, caches and settings.
+
+Everything above (indexing, ``jaxtensor.jit``, the namespace) builds on the names listed in
+``__all__``; the core imports nothing of them. See ``README.md`` beside this file.
+"""
+
+from . import _config  # (first: turns on 64-bit mode before any array exists)
+from . import _cache, _constants, _context, _conversion, _dtypes, _kernels, _storage, _view
+from ._cache import cache, clear_caches
+from ._config import X64
+from ._constants import device_constant
+from ._conversion import as_device, asarray
+from ._context import JitTrace, check_traced, current
+from ._storage import LOCK, Storage, TracerLeakError, current_trace
+from ._storage import _layout as storage_layout
+from ._tensor import Tensor, new_tensor
+from ._view import _IDX_NP as IDX
+from ._view import View
+
+__all__ = [
+    "IDX", "LOCK", "JitTrace", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
+    "clear_caches", "current", "current_trace", "device_constant", "new_tensor",
+    "storage_layout",
+    # modules used as namespaces by the layers above
+    "_cache", "_config", "_constants", "_context", "_conversion", "_dtypes", "_kernels",
+    "_storage", "_view",
+]
