@@ -33,7 +33,7 @@ from . import _elementwise_kernels as k
 from ._args import as_value
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
 from ._docs._elementwise_docs import DOCS
-from ._fast_operators import remember
+from ._fast_operators import remember, typed_scalar
 from ._promotion import SCALARS, float_of, operands
 
 __all__ = ["clip", "imag", "real"]  # and every name of the tables, below
@@ -157,9 +157,25 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
         kernel = _binary_kernels[name, dt] = jax.jit(
             _float_kernel(name, fn, dt) if floating else
             lambda p, q: fn(_cast(p, dt), _cast(q, dt)))
+    sdt = scalar_dtype(name, dt, floating)
+    # a Python scalar goes to the kernel as a typed array, as the fast path passes it later
+    # (a weakly typed scalar would compile a second kernel)
+    if b.__class__ in SCALARS:
+        b = typed_scalar(b, sdt)
+    elif a.__class__ in SCALARS:
+        a = typed_scalar(a, sdt)
     out = new_tensor(kernel(a, b))
-    remember(name, x1, x2, a, b, dt, kernel)
+    remember(name, x1, x2, a, b, sdt, kernel)
     return out
+
+
+def scalar_dtype(name: str, dt: np.dtype, floating: builtins.bool) -> np.dtype:
+    """The dtype a Python scalar operand is converted to for the kernel computing in ``dt``:
+    ``dt``, except float32 for a float-only function of a half dtype (it computes in
+    float32: the scalar is rounded once, to float32, as PyTorch's opmath does)."""
+    if floating and dt in _dtypes.half_dtypes and name != "nextafter":
+        return np.dtype(np.float32)
+    return dt
 
 
 # a comparison with its operands swapped (``v < x`` is ``x > v``)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import jax.numpy as jnp
+import jax
 import numpy as np
 
 from ._core import Tensor, _cache, device_constant, new_tensor
@@ -95,8 +95,20 @@ def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
 _EXACT = 2**53
 
 
-def _scalar_arg(s: int | float, dt: np.dtype) -> Any:
-    if not s or s != s or (s.__class__ is int and dt.kind in "fc" and not -_EXACT < s < _EXACT):
+def typed_scalar(s: Any, dt: np.dtype) -> Any:
+    """A Python number as a 0-D array of ``dt`` for a kernel (every call of a kernel then has
+    the same argument types: one compilation). An int a float64 cannot hold exactly stays a
+    Python int for a float kernel (converted through float64 it would be rounded twice; the
+    kernel rounds it once)."""
+    if s.__class__ is int and dt.kind in "fc" and not -_EXACT < s < _EXACT:
         return s
-    arr = device_constant((s, dt), lambda: jnp.asarray(s, dtype=dt))
-    return s if arr is None else arr
+    return np.asarray(s, dtype=dt)
+
+
+def _scalar_arg(s: int | float, dt: np.dtype) -> Any:
+    """:func:`typed_scalar`, as a kept device array from its second use (zero, whose sign a
+    key cannot tell, and NaN are converted each time)."""
+    if not s or s != s or (s.__class__ is int and dt.kind in "fc" and not -_EXACT < s < _EXACT):
+        return typed_scalar(s, dt)
+    arr = device_constant((s, dt), lambda: jax.device_put(np.asarray(s, dtype=dt)))
+    return np.asarray(s, dtype=dt) if arr is None else arr

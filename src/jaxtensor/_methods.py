@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _elementwise as ew
 from ._args import normalize_axis
-from ._core import Tensor, _cache, _kernels, _view, asarray, new_tensor
+from ._core import Tensor, _view, asarray, new_tensor
 from ._data_exchange import _dlpack, _dlpack_device, _to_device
 from ._data_type_functions import astype as _astype
 from ._fast_operators import fast_operator
@@ -45,6 +45,7 @@ from ._indexing_functions import (
     scatter_reduce,
     take_along_axis,
 )
+from ._inplace import inplace
 from ._linear_algebra import matmul
 from ._manipulation import _resolve_shape, flip, moveaxis, permute_dims, reshape, roll, squeeze
 from ._searching import argmax, argmin
@@ -105,59 +106,6 @@ def reflected(fn: Callable) -> Callable:
             raise
 
     return _fast(fn, op, reflected=True)
-
-
-#: (result dtype, destination dtype) -> whether an in-place operator may store the result:
-#: NumPy's ``same_kind`` casting (decided once per pair)
-_INPLACE_CASTS = _cache.cache("in-place casts", 1024)
-
-
-def _inplace_dtype_error(name: str, rdt: np.dtype, dt: np.dtype) -> TypeError:
-    return TypeError(
-        f"in-place {name}: the result dtype {rdt} cannot be cast to the left operand's dtype "
-        f"{dt} (NumPy's same_kind rule); write x = x {_SYMBOLS.get(name, name)} y, or cast "
-        "the operands first"
-    )
-
-
-def _same_kind(rdt: np.dtype, dt: np.dtype) -> bool:
-    ok = _INPLACE_CASTS.get((rdt, dt))
-    if ok is None:
-        ok = _INPLACE_CASTS[rdt, dt] = bool(np.can_cast(rdt, dt, "same_kind"))
-    return ok
-
-
-_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
-            "pow": "**", "matmul": "@", "and": "&", "or": "|", "xor": "^", "lshift": "<<",
-            "rshift": ">>"}
-
-
-def inplace(fn: Callable, name: str) -> Callable:
-    """``x.__iop__(y)``: ``fn(x, y)`` written back into ``x`` through its storage.
-
-    The result is stored in ``x``'s dtype only where NumPy's ``same_kind`` casting allows
-    it (``float_t += int_t``, ``int8_t += int64_t``); a result of another kind
-    (``int_t /= 2``, ``float_t *= 1j``, ``bool_t += 1``) raises ``TypeError`` and changes
-    nothing. Operators with a per-signature fast path compute the result through it.
-    """
-    compute = _fast(fn, fn, reflected=False)
-
-    def op(self: Tensor, other: Any) -> Tensor:
-        result = compute(self, other)
-        value = result._value()
-        dt = self.dtype
-        rdt = value.dtype
-        if rdt != dt and not _same_kind(rdt, dt):
-            raise _inplace_dtype_error(name, rdt, dt)
-        if value.shape != self.shape:
-            raise ValueError(
-                f"in-place {name}: the result has shape {result.shape}, which does not fit the "
-                f"left operand's shape {self.shape}"
-            )
-        _kernels.assign(self._storage, self._view, value)
-        return self
-
-    return op
 
 
 # -- shape and dtype --------------------------------------------------------------------------

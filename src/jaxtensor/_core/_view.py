@@ -69,6 +69,11 @@ class AxisStep(NamedTuple):
         )
 
     # -- lowering ---------------------------------------------------------------------
+    def _reshapable(self, strides: list[int]) -> bool:
+        """Whether every strided axis's length is a multiple of its stride (the strided
+        elements are then a column of the axis viewed as ``(n // k, k)``)."""
+        return all(n % k == 0 for n, k in zip(self.in_shape, strides))
+
     def _window(self, starts: Any) -> tuple[list[Any], list[int], bool]:
         lows, lens, whole = [], [], True
         for a, (n, size, k) in enumerate(zip(self.in_shape, self.sizes, self.steps)):
@@ -87,10 +92,13 @@ class AxisStep(NamedTuple):
         if math.prod(out_shape) == 0:
             return jnp.zeros(out_shape, t.dtype)
         lows, lens, whole = self._window(starts)
-        w = t if whole else lax.dynamic_slice(t, lows, lens)
         strides = [abs(k) for k in self.steps]
-        if any(k != 1 for k in strides):
-            w = lax.slice(w, [0] * w.ndim, w.shape, strides)
+        if any(k != 1 for k in strides) and self._reshapable(strides):
+            w = _take_reshaped(t, lows, strides, self.sizes)
+        else:
+            w = t if whole else lax.dynamic_slice(t, lows, lens)
+            if any(k != 1 for k in strides):
+                w = lax.slice(w, [0] * w.ndim, w.shape, strides)
         rev = tuple(a for a, k in enumerate(self.steps) if k < 0)
         if rev:
             w = lax.rev(w, rev)
@@ -119,11 +127,48 @@ class AxisStep(NamedTuple):
         lows, lens, whole = self._window(starts)
         strides = [abs(k) for k in self.steps]
         if any(k != 1 for k in strides):
+            if self._reshapable(strides):
+                return _put_reshaped(t, v, lows, strides)
             w = t if whole else lax.dynamic_slice(t, lows, lens)
             v = _put_strided(w, v, strides, 0)
         if whole:
             return v
         return lax.dynamic_update_slice(t, v, lows)
+
+
+def _split(t: Any, lows: list[Any], strides: list[int], sizes: tuple[int, ...]
+           ) -> tuple[list[int], list[Any], list[int]]:
+    """Each strided axis of ``t`` split as ``(n // k, k)``: the split shape, the start of the
+    strided elements in it and the shape of the view's elements there."""
+    shape: list[int] = []
+    idx: list[Any] = []
+    vshape: list[int] = []
+    for n, k, lo, m in zip(t.shape, strides, lows, sizes):
+        if k == 1:
+            shape.append(n)
+            idx.append(lo)
+            vshape.append(m)
+        else:
+            shape += [n // k, k]
+            idx += [lo // k, lo % k]
+            vshape += [m, 1]
+    return shape, idx, vshape
+
+
+def _take_reshaped(t: Any, lows: list[Any], strides: list[int], sizes: tuple[int, ...]) -> Any:
+    """The strided elements of ``t`` (see :func:`_put_reshaped`), shaped ``sizes``."""
+    shape, idx, vshape = _split(t, lows, strides, sizes)
+    return lax.dynamic_slice(t.reshape(shape), idx, vshape).reshape(sizes)
+
+
+def _put_reshaped(t: Any, v: Any, lows: list[Any], strides: list[int]) -> Any:
+    """``t`` with ``v`` written at every ``strides[d]``-th position from ``lows[d]`` on each
+    axis, where each strided axis's length is a multiple of its stride: the axis is viewed
+    as ``(n // k, k)`` (a reshape XLA makes without copying) and ``v`` goes to column
+    ``low % k`` from row ``low // k``, one dynamic-update-slice, so a donated buffer is
+    updated in place."""
+    shape, idx, vshape = _split(t, lows, strides, v.shape)
+    return lax.dynamic_update_slice(t.reshape(shape), v.reshape(vshape), idx).reshape(t.shape)
 
 
 def _put_strided(w: Any, v: Any, strides: list[int], a: int) -> Any:
@@ -210,7 +255,7 @@ class View:
         d = self.dyn_cache
         if d is not None:
             if type(d) is np.ndarray:
-                dev = jnp.asarray(d)
+                dev = jax.device_put(d)  # (jnp.asarray would compile a conversion)
                 if not isinstance(dev, Tracer):
                     self.dyn_cache = d = dev
             return d
@@ -332,7 +377,18 @@ def nocopy_strides(
 
 
 # -- the whole chain as pure functions (traceable) ------------------------------------
+def _opaque(dyn: Any) -> Any:
+    """Start offsets known while tracing (a write inside a traced function at Python-int
+    positions) hidden from XLA's constant folding: a dynamic-update-slice at constant
+    indices becomes a loop over the whole buffer on XLA:CPU (~4000x slower for 10^7
+    elements), at runtime indices an in-place update of the region."""
+    if isinstance(dyn, Tracer) or not len(dyn):
+        return dyn
+    return lax.optimization_barrier(jnp.asarray(dyn))
+
+
 def chain_forward(steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any) -> Any:
+    dyn = _opaque(dyn)
     t, off = base, 0
     for st in steps:
         n = _n_dyn(st)
@@ -349,6 +405,7 @@ def chain_backward(
     steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any, v: Any
 ) -> Any:
     """The new base after the view's value is replaced by ``v``."""
+    dyn = _opaque(dyn)
     ts, starts, t, off = [], [], base, 0
     for st in steps:
         n = _n_dyn(st)
