@@ -125,3 +125,80 @@ def test_jit_with_views_at_changing_offsets_compiles_once() -> None:
     x = jt.zeros(200)
     assert compiles(lambda i: f(x[i:i + 5], float(i))) <= ALLOWED
     assert np.asarray(x)[97:106].tolist() == [97.0, 98.0, 99.0, 100.0] + [101.0] * 5
+
+
+def _mixed_sequence() -> Callable[[int], object]:
+    """Operators with Python scalars, reductions, views, every write kind and in-place
+    operators, as NumPy-style code mixes them."""
+    x = jt.zeros((8, 6))
+    y = jt.ones(6)
+    idx = jt.asarray([0, 3, 5])
+    m = jt.asarray(np.arange(6) % 2 == 0)
+
+    def run(k: int) -> object:
+        nonlocal x  # (x += 1 rebinds the name, to the same Tensor)
+        z = x * 2.0 + 1
+        z = z - y
+        s = jt.sum(z) + jt.max(z, axis=0) - z.mean()
+        v = x[1:3]
+        v += 1.0
+        x[2] = 3.0
+        x[1:3] = 2
+        x[0, 1] = 5.0
+        x[:, 2] *= 2
+        x.T[1][:6] = y
+        x[idx] = 1.0
+        x[0][m] = 0.0
+        x[[1, 2], 0] = jt.asarray([1.0, 2.0])
+        x[x > 10] = 10.0
+        x += 1
+        x *= 0.5
+        x[k % 8] -= 0.25
+        w = jt.reshape(x, (48,))
+        w[k] = 7.0
+        return float(s.sum()) + float(x[k % 8, 0]) + x[::2, 1:].sum().item()
+
+    return run
+
+
+def test_repeated_mixed_sequence_compiles_nothing() -> None:
+    """After one run, every later run of a mixed sequence of eager operations (new index
+    values included) compiles nothing: no second kernel for an operator once its Python
+    scalar becomes a kept device constant, none for the second basic write."""
+    assert compiles(_mixed_sequence(), n=6) == 0
+
+
+@pytest.mark.parametrize("op", ["x * 2.5", "x + 3", "x / 3.5", "3 - x", "x ** 2",
+                                "x += 1.5", "x[1:] *= 3", "bf16 / 3.3"])
+def test_operator_with_python_scalar_compiles_once(op: str) -> None:
+    x = jt.ones(10)
+    b = jt.ones(10, dtype=jt.bfloat16)
+    n = [0]
+
+    def run(i: int) -> None:
+        n[0] += 1
+        exec(op, {"x": x, "bf16": b})
+
+    count = 0
+
+    def listener(event: str, duration: float, **kwargs: object) -> None:
+        nonlocal count
+        if event == _EVENT:
+            count += 1
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        run(0)
+        first = count
+        for i in range(1, 6):
+            run(i)
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+    assert first >= 1 and count == first, (first, count)
+
+
+def test_asarray_of_new_shapes_compiles_nothing() -> None:
+    """Moving NumPy data, lists and scalars in compiles no program (``jnp.asarray`` of a
+    NumPy array compiles one per shape in JAX 0.10)."""
+    assert compiles(lambda i: (jt.asarray(np.arange(i + 3.0)), jt.asarray([i] * (i + 1)),
+                               jt.asarray(float(i)))) == 0

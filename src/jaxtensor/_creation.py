@@ -12,7 +12,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._core import Tensor, _dtypes, _kernels, _view
-from ._core._conversion import _infer_python_dtype, _on_device, as_device, asarray
+from ._core._conversion import (
+    _infer_python_dtype,
+    _on_device,
+    as_device,
+    asarray,
+    host_to_device,
+)
 from ._info import API_VERSION
 
 __all__ = [
@@ -82,7 +88,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
         if copy is False:
             raise ValueError(f"from_dlpack(copy=False) cannot share this buffer: {exc}") from None
         host = np.from_dlpack(x)
-        arr = jax.device_put(jnp.asarray(host), as_device(device))
+        arr = host_to_device(host, device, shared=True)
     return Tensor._wrap(arr, exported=not copy)
 
 
@@ -238,7 +244,7 @@ def arange(
     else:
         n = builtins.max(0, math.ceil((stop - start) / step))
         vals = (start + step * np.arange(n, dtype=np.float64)).astype(dt)
-    return Tensor._wrap(jnp.asarray(vals, device=as_device(device)))
+    return Tensor._wrap(host_to_device(vals, device))
 
 
 def eye(
@@ -307,7 +313,7 @@ def linspace(
         vals[0] = start
         if endpoint and num > 1:
             vals[-1] = stop
-    return Tensor._wrap(jnp.asarray(vals.astype(dt), device=as_device(device)))
+    return Tensor._wrap(host_to_device(vals.astype(dt), device))
 
 
 def meshgrid(*arrays: Tensor, indexing: str = "xy") -> Any:

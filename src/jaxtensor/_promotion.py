@@ -55,12 +55,12 @@ def operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:
 def scalar(s: Any, dt: np.dtype) -> Any:
     """A Python scalar operand for a kernel computing in ``dt``.
 
-    In-range floats and ints go to the compiled kernel as they are (JAX's fast path for
-    Python scalars; the kernel casts them to ``dt``); the rest is converted here, where an
-    out-of-range int raises ``OverflowError``.
+    In-range floats and ints are returned as they are (the element-wise function converts
+    them to the dtype its kernel takes a scalar in, ``_elementwise.scalar_dtype``); the rest
+    is converted here, where an out-of-range int raises ``OverflowError``.
     """
     t = type(s)
-    k = dt.kind
+    k = "f" if dt == _dtypes.bfloat16 else dt.kind  # (ml_dtypes' bfloat16 has kind "V")
     if t is float:
         if k in "fc":
             return s

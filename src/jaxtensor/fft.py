@@ -259,7 +259,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
         raise ValueError(f"fftfreq(): n must be positive, got {n}")
     dt = _freq_dtype(dtype)
     vals = np.fft.fftfreq(n, d=float(d)).astype(dt)
-    return Tensor._wrap(_place(jnp.asarray(vals), device))
+    return Tensor._wrap(_place(jax.device_put(vals), device))
 
 
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Tensor:
@@ -274,7 +274,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
         raise ValueError(f"rfftfreq(): n must be positive, got {n}")
     dt = _freq_dtype(dtype)
     vals = np.fft.rfftfreq(n, d=float(d)).astype(dt)
-    return Tensor._wrap(_place(jnp.asarray(vals), device))
+    return Tensor._wrap(_place(jax.device_put(vals), device))
 
 
 def _shift(fname: str, x: Tensor, axes: Any, inverse: bool) -> Tensor:

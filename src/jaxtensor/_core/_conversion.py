@@ -52,6 +52,19 @@ def as_device(device: Any) -> Any:
     )
 
 
+def host_to_device(arr: np.ndarray, device: Any, shared: builtins.bool = False) -> Any:
+    """A NumPy array on ``device`` (None: the default device, uncommitted).
+
+    ``jax.device_put``, not ``jnp.asarray``: in JAX 0.10 the latter compiles a small
+    program for every new shape and dtype (~10 ms each), the former only transfers. On CPU
+    ``device_put`` may keep the NumPy buffer itself (even with ``may_alias=False``), so an
+    array the caller may change afterwards (``shared``: the user's own array or buffer) is
+    copied on the host first: the Tensor then holds memory nobody else can write."""
+    if shared:
+        arr = np.array(arr, copy=True, order="C")
+    return jax.device_put(arr, as_device(device))
+
+
 def _device_put(arr: Any, device: Any) -> Any:
     device = as_device(device)
     if device is None or isinstance(arr, Tracer):
@@ -203,7 +216,7 @@ def asarray(
             ) from None
         if arr.dtype == object:
             raise TypeError(f"cannot convert {type(obj).__name__} to a Tensor")
-        return Tensor._wrap(jnp.asarray(arr, device=as_device(device)))
+        return Tensor._wrap(host_to_device(arr, device))
     if isinstance(obj, (np.ndarray, np.generic)):
         arr = np.asarray(obj)
         if dt is None:
@@ -220,7 +233,7 @@ def asarray(
                     "(alignment, layout or device); pass copy=None"
                 ) from None
             return Tensor._wrap(shared, exported=True)
-        return Tensor._wrap(jnp.asarray(arr.astype(dt, copy=False), device=as_device(device)))
+        return Tensor._wrap(host_to_device(arr.astype(dt, copy=False), device, shared=True))
     return _from_foreign(obj, dt, device, copy)
 
 
@@ -247,7 +260,7 @@ def _from_foreign(obj: Any, dt: np.dtype | None, device: Any, copy: builtins.boo
         if dt is None:
             dt = _dtypes.canonical(host.dtype)
             _dtypes.as_dtype(dt)
-        arr = jnp.asarray(host.astype(dt, copy=False))
+        arr = host_to_device(host.astype(dt, copy=False), None, shared=True)
         exported = False
     else:
         exported = True

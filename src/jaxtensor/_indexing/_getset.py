@@ -174,14 +174,14 @@ def _write_basic(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Any)
         return
     # repeated starts and scalar values go to the kernel as kept device arrays
     st = tuple(starts)
-    dyn = device_constant(("starts", st), lambda: jnp.asarray(np.array(st, _IDX_NP)))
+    dyn = device_constant(("starts", st), lambda: jax.device_put(np.array(st, _IDX_NP)))
     if dyn is None:
         dyn = np.array(st, dtype=_IDX_NP)
     t = type(value)
     if t is float or t is int or t is bool:
         v0 = val
         k = ("value", t, value, v0.dtype, math.copysign(1.0, value) if t is float else 0)
-        kept = device_constant(k, lambda: jnp.asarray(v0))
+        kept = device_constant(k, lambda: jax.device_put(v0))
         if kept is not None:
             val = kept
     storage.update(tpl.pick, dyn, val)
