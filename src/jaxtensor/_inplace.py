@@ -194,7 +194,7 @@ def _builder(compute: Callable, steps: tuple | None, comp: str | None,
     else:
         def build() -> Callable:
             def write(base: Any, dyn: Any, b: Any) -> Any:
-                a = _view.chain_forward(steps, comp, base, dyn)
+                a = _view.chain_forward(steps, comp, base, dyn, True)
                 return _view.chain_backward(steps, comp, base, dyn, fit(a, compute(a, b)))
 
             return write

@@ -144,7 +144,7 @@ def write_indexed(
         inner = scatter()
 
         def write(base: Any, vdyn: Any, v: Any, *idyn: Any) -> Any:
-            t = _view.chain_forward(steps, comp, base, vdyn)
+            t = _view.chain_forward(steps, comp, base, vdyn, True)
             t = inner(t, v, *idyn)
             return _view.chain_backward(steps, comp, base, vdyn, t)
 

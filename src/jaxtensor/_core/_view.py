@@ -87,13 +87,17 @@ class AxisStep(NamedTuple):
                 lows.append(s if k > 0 else s + (size - 1) * k)
         return lows, lens, whole
 
-    def forward(self, t: Any, starts: Any) -> Any:
+    def forward(self, t: Any, starts: Any, write: bool = False) -> Any:
+        """The view of ``t``. ``write``: read as the write kernels write (a strided axis as
+        a column of ``(n // k, k)``), so a read-modify-write updates a donated buffer in
+        place; a plain read takes strided slices (whose sharding JAX propagates as for
+        ``jax.numpy`` slicing)."""
         out_shape = self.out_shape
         if math.prod(out_shape) == 0:
             return jnp.zeros(out_shape, t.dtype)
         lows, lens, whole = self._window(starts)
         strides = [abs(k) for k in self.steps]
-        if any(k != 1 for k in strides) and self._reshapable(strides):
+        if write and any(k != 1 for k in strides) and self._reshapable(strides):
             w = _take_reshaped(t, lows, strides, self.sizes)
         else:
             w = t if whole else lax.dynamic_slice(t, lows, lens)
@@ -210,7 +214,7 @@ class ReshapeStep(NamedTuple):
     in_shape: tuple[int, ...]
     out_shape: tuple[int, ...]
 
-    def forward(self, t: Any, starts: Any) -> Any:
+    def forward(self, t: Any, starts: Any, write: bool = False) -> Any:
         return t.reshape(self.out_shape)
 
     def backward(self, t: Any, v: Any, starts: Any) -> Any:
@@ -387,12 +391,14 @@ def _opaque(dyn: Any) -> Any:
     return lax.optimization_barrier(jnp.asarray(dyn))
 
 
-def chain_forward(steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any) -> Any:
+def chain_forward(steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any,
+                  write: bool = False) -> Any:
+    """The view's value (``write``: read as a write kernel reads, see ``AxisStep.forward``)."""
     dyn = _opaque(dyn)
     t, off = base, 0
     for st in steps:
         n = _n_dyn(st)
-        t = st.forward(t, None if n == 0 else [dyn[off + i] for i in range(n)])
+        t = st.forward(t, None if n == 0 else [dyn[off + i] for i in range(n)], write)
         off += n
     if comp == "real":
         t = jnp.real(t)
@@ -413,7 +419,7 @@ def chain_backward(
         off += n
         ts.append(t)
         starts.append(s)
-        t = st.forward(t, s)
+        t = st.forward(t, s, True)
     if comp == "real":
         v = lax.complex(v.astype(jnp.real(t).dtype), jnp.imag(t))
     elif comp == "imag":

@@ -3,8 +3,8 @@ to a view (basic keys) or a gather/scatter (advanced keys). See ``README.md`` be
 file. Builds on the core only; the namespace builds on it.
 """
 
-from ._getset import getitem, resolve, setitem
-from ._getset import _rebuild as rebuild
+from ._advanced import rebuild, resolve
+from ._getset import getitem, setitem
 from ._jax_hook import install as install_jax_hook
 from ._plan import NonConcreteBooleanIndexError
 from ._values import prepare_value

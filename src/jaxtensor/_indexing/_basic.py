@@ -138,7 +138,7 @@ class Template:
             # the write only if ``ok`` (a traced bool), at the cost of the region written:
             # otherwise the region's own values are written back (jaxtensor.jit's checks)
             v = _kernels._fit(v, _kernels._view_dtype(base, comp), shape)
-            return write(base, dyn, jnp.where(ok, v, _view.chain_forward(steps, comp, base, dyn)))
+            return write(base, dyn, jnp.where(ok, v, _view.chain_forward(steps, comp, base, dyn, True)))
 
         write.gated = gated  # type: ignore[attr-defined]
         return write

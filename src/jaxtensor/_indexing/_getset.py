@@ -13,17 +13,16 @@ Both functions are bound as ``Tensor.__getitem__``/``__setitem__`` by ``_methods
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _kernels, check_traced, device_constant
+from .._core import Tensor, _kernels, device_constant
 from .._core import current as _current_jit
-from . import _basic, _plan, _values
-from ._plan import Int, IntArray, Mask, NewAxis, NonConcreteBooleanIndexError, Plan, PyBool, Slice
+from . import _advanced, _basic, _masks, _plan, _values
+from ._plan import NonConcreteBooleanIndexError
 
 __all__ = ["NonConcreteBooleanIndexError"]
 
@@ -94,7 +93,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
         tpl = _basic.template(v, shape, sig, plan)
         return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, values),
                                   (v, tpl, values)))
-    adv = _advanced(plan, values, shape)
+    adv = _advanced.resolve_plan(plan, values, shape)
     if adv.shape is None:
         where = ("inside jit" if any(isinstance(d, Tracer) for d in adv.dyn) else
                  "over the devices of several processes (each process would need the others' "
@@ -106,7 +105,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
         )
     struct, in_shape = adv.struct, adv.in_shape
     val = _kernels.call(
-        ("gather", struct, in_shape), lambda: _gather_fn(struct, in_shape), x._value(),
+        ("gather", struct, in_shape), lambda: _advanced.gather_fn(struct, in_shape), x._value(),
         *adv.dyn)
     return Tensor._wrap(val)
 
@@ -134,21 +133,29 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             return
         _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, values), value)
         return
-    adv = _advanced(plan, values, shape)
-    if adv.shape is None:
-        _masked_assign(x, adv, value)
+    if any(type(s) is tuple and s[0] == "m" for s in sig) and _masks.write(
+            x, plan, sig, values, value):
         return
+    adv = _advanced.resolve_plan(plan, values, shape)
+    if adv.shape is None:  # (not expressible as where: _masks raised or declined)
+        raise NonConcreteBooleanIndexError(
+            "inside jit or over the devices of several processes, a boolean mask can be "
+            "assigned through only alone or with ints, slices and new axes, with a value "
+            "that does not depend on the number of True values; otherwise use "
+            "jaxtensor.where(mask, value, x)"
+        )
     val = prepare_value(value, x.dtype, adv.shape)
     if math.prod(adv.shape) == 0:
         return
+    dyn, duplicates = _advanced.host_dedupe(adv)
     struct, in_shape, out_shape = adv.struct, adv.in_shape, adv.shape
     _kernels.write_indexed(
         x._storage,
         v,
-        (struct, in_shape, out_shape),  # out_shape: the closure uses it
-        lambda: _scatter_fn(struct, in_shape, out_shape),
+        (struct, in_shape, out_shape, duplicates),  # out_shape: the closure uses it
+        lambda: _advanced.scatter_fn(struct, in_shape, out_shape, duplicates),
         val,
-        adv.dyn,
+        dyn,
     )
 
 
@@ -266,244 +273,3 @@ def _limits(arr: Any) -> tuple:
         info = np.iinfo(dt)
         return ("i", int(info.min), int(info.max), shape)
     return (None, None, None, shape)
-
-
-# -- advanced indices -----------------------------------------------------------------
-class _Advanced:
-    """An advanced plan resolved for one call: the static structure of the jnp index
-    (``struct``), its dynamic arrays (``dyn``), the indexed shape with Python-bool axes
-    inserted (``in_shape``) and the result's shape (None: a traced mask)."""
-
-    __slots__ = ("struct", "dyn", "in_shape", "shape", "mask")
-
-    def __init__(self, struct: tuple, dyn: list[Any], in_shape: tuple[int, ...],
-                 shape: tuple[int, ...] | None, mask: Any = None) -> None:
-        self.struct, self.dyn, self.in_shape, self.shape, self.mask = (
-            struct, dyn, in_shape, shape, mask)
-
-
-def _bounds_error(i: int, axis: int, n: int) -> IndexError:
-    return IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
-
-
-def _spans_processes(a: Any) -> bool:
-    """Whether ``a`` is a global array this process holds only part of."""
-    return type(a) is _ArrayImpl and not a.is_fully_addressable
-
-
-def _advanced(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> _Advanced:
-    """Resolve masks to integer arrays, check bounds and compute the jnp index structure.
-
-    A Python ``bool`` inserts a real axis of size 1 indexed by ``[0]`` (True) or ``[]``
-    (False), which is exactly NumPy's meaning. An ellipsis covering no axis (``plan.gap``)
-    separates the advanced indices on its two sides, as in NumPy.
-    """
-    struct: list[tuple] = []
-    dyn: list[Any] = []
-    arrays: list[tuple[Any, int, int]] = []  # (array, axis in the user's shape, size)
-    resolved: list[Any] = []  # typed items after mask resolution, for the result shape
-    expand: list[int] = []
-    gap = None
-    shift = 0
-    pos = 0  # input axes consumed so far, in the expanded shape
-    traced_mask = None
-    it = iter(values)
-    for j, item in enumerate(plan.items):
-        if j == plan.gap:
-            gap = len(resolved)
-            struct.append(("e",))
-        t = type(item)
-        if t is NewAxis:
-            struct.append(("n",))
-            resolved.append(item)
-        elif t is Slice:
-            stop = item.start + item.size * item.step
-            struct.append(("s", item.start, None if stop < 0 else stop, item.step,
-                           item.axis + shift))
-            resolved.append(Slice(item.axis + shift, item.start, item.size, item.step))
-            pos = item.axis + shift + 1
-        elif t is Int:
-            i = next(it)
-            n = item.size
-            if isinstance(i, Tracer):
-                check_traced(i, n, item.axis)
-            elif not -n <= i < n:
-                raise _bounds_error(i, item.axis, n)
-            struct.append(("i", item.axis + shift))
-            dyn.append(i)
-            resolved.append(item)
-            pos = item.axis + shift + 1
-        elif t is IntArray:
-            a = next(it)
-            struct.append(("a", item.axis + shift))
-            dyn.append(a)
-            arrays.append((a, item.axis, item.size))
-            resolved.append(IntArray(item.axis + shift, item.size, item.shape))
-            pos = item.axis + shift + 1
-        elif t is PyBool:
-            idx = np.zeros(1 if item.value else 0, np.intp)
-            struct.append(("a", pos))
-            dyn.append(idx)
-            resolved.append(IntArray(pos, 1, idx.shape))
-            expand.append(pos)
-            shift += 1
-            pos += 1
-        else:  # Mask
-            m = next(it)
-            axis = item.axis + shift
-            if not item.shape:  # a 0-D mask: a new axis of size 1, selected or not
-                m = (jnp.reshape(m, (1,)) if isinstance(m, Tracer) or _spans_processes(m)
-                     else np.reshape(m, (1,)))
-                expand.append(pos)
-                shift += 1
-                axis = pos
-            if isinstance(m, Tracer) or _spans_processes(m):
-                # (a mask known only on device: lowered to where when written through)
-                if traced_mask is not None:
-                    traced_mask = ()  # more than one: not lowerable to where
-                else:
-                    traced_mask = (m, axis)
-                struct.append(("m", axis))
-                dyn.append(m)
-                resolved.append(item)
-            else:
-                for d, idx in enumerate(np.nonzero(np.asarray(m))):
-                    struct.append(("a", axis + d))
-                    dyn.append(idx)
-                    resolved.append(IntArray(axis + d, 0, idx.shape))
-            pos = axis + max(len(item.shape), 1)
-    in_shape = shape
-    if expand:
-        s = list(shape)
-        for p in expand:
-            s.insert(p, 1)
-        in_shape = tuple(s)
-    if traced_mask is not None:
-        return _Advanced(tuple(struct), dyn, in_shape, None, (traced_mask, resolved))
-    if plan.shape is not None:
-        out = plan.shape
-        bsize = _broadcast_size(arrays, plan)
-    else:
-        adv = [() if type(r) is Int else r.shape for r in resolved
-               if type(r) in (Int, IntArray)]
-        bshape = _plan.broadcast_index_shapes(adv)
-        out = _plan.result_shape(tuple(resolved), bshape, gap)
-        bsize = math.prod(bshape)
-    # NumPy checks array bounds only when something is selected, except a 0-D array's (it
-    # is checked like the integer it holds)
-    for a, axis, n in arrays:
-        if bsize or not a.ndim:
-            if isinstance(a, Tracer):
-                check_traced(a, n, axis)
-                continue
-            if _spans_processes(a):  # (no process holds it whole: reduced on device)
-                if not a.size:
-                    continue
-                lo, hi = int(jnp.min(a)), int(jnp.max(a))
-            else:
-                a_np = np.asarray(a)
-                if not a_np.size:
-                    continue
-                lo, hi = int(a_np.min()), int(a_np.max())
-            if lo < -n or hi >= n:
-                raise _bounds_error(hi if hi >= n else lo, axis, n)
-    return _Advanced(tuple(struct), dyn, in_shape, out)
-
-
-def _broadcast_size(arrays: list, plan: Plan) -> int:
-    shapes = [it.shape for it in plan.items if type(it) is IntArray]
-    shapes += [(1 if it.value else 0,) for it in plan.items if type(it) is PyBool]
-    return math.prod(np.broadcast_shapes(*shapes)) if shapes else 1
-
-
-def resolve(key: Any, shape: tuple[int, ...]) -> _Advanced:
-    """An advanced ``key`` on a Tensor of ``shape``, planned and resolved for one call (for
-    the gather/scatter functions that lower like ``__setitem__``)."""
-    sig, values = _plan.split(key)
-    plan = _plan.plan(shape, sig)
-    return _advanced(plan, values, shape)
-
-
-# -- lowering advanced indices to jnp indexing ----------------------------------------
-def _rebuild(struct: tuple, dyn: tuple, shape: tuple[int, ...], dedupe: bool) -> tuple:
-    """The jnp index for ``struct``; with ``dedupe``, later duplicates win (earlier dropped)."""
-    idx: list[Any] = []
-    adv: list[tuple[int, int]] = []  # (position in idx, axis size)
-    d = 0
-    for s in struct:
-        k = s[0]
-        if k == "n":
-            idx.append(None)
-        elif k == "e":
-            idx.append(Ellipsis)
-        elif k == "s":
-            idx.append(slice(s[1], s[2], s[3]))
-        else:
-            v = jnp.asarray(dyn[d])
-            d += 1
-            n = shape[s[1]]
-            adv.append((len(idx), n))
-            idx.append(jnp.where(v < 0, v + n, v))
-    if dedupe and adv:
-        arrays = jnp.broadcast_arrays(*[idx[p] for p, _ in adv])
-        bshape = arrays[0].shape
-        k = math.prod(bshape)
-        if k > 1:
-            lin = jnp.zeros(bshape, arrays[0].dtype)
-            for a, (_, n) in zip(arrays, adv):
-                lin = lin * n + a
-            lin = lin.ravel()
-            order = jnp.argsort(lin, stable=True)
-            s_lin = lin[order]
-            last = jnp.concatenate([s_lin[1:] != s_lin[:-1], jnp.ones((1,), bool)])
-            keep = jnp.zeros((k,), bool).at[order].set(last).reshape(bshape)
-            p0, n0 = adv[0]
-            idx[p0] = jnp.where(keep, arrays[0], n0)
-            for (p, _), a in zip(adv[1:], arrays[1:]):
-                idx[p] = a
-    return tuple(idx)
-
-
-def _gather_fn(struct: tuple, in_shape: tuple[int, ...]) -> Callable:
-    def gather(v: Any, *dyn: Any) -> Any:
-        v = v.reshape(in_shape)
-        return v.at[_rebuild(struct, dyn, in_shape, False)].get(mode="clip")
-
-    return gather
-
-
-def _scatter_fn(struct: tuple, in_shape: tuple[int, ...], out_shape: tuple[int, ...]) -> Callable:
-    def scatter(t: Any, v: Any, *dyn: Any) -> Any:
-        shape = t.shape
-        t = t.reshape(in_shape)
-        v = _kernels._fit(v, t.dtype, out_shape)  # also drops a value's leading 1-sides
-        t = t.at[_rebuild(struct, dyn, in_shape, True)].set(v, mode="drop")
-        return t.reshape(shape)
-
-    return scatter
-
-
-def _masked_assign(x: Tensor, adv: _Advanced, value: Any) -> None:
-    """``x[mask] = value`` with a traced mask: ``where(mask, value, x)`` (static shape)."""
-    (mask_axis, resolved) = adv.mask
-    others = [r for r in resolved if type(r) is not Mask]
-    in_shape = adv.in_shape
-    full = mask_axis != () and all(
-        type(r) is Slice and r.start == 0 and r.step == 1 and r.size == in_shape[r.axis]
-        for r in others)
-    if not full:
-        raise NonConcreteBooleanIndexError(
-            "inside jit or over the devices of several processes, a boolean mask can only be "
-            "assigned through alone (x[mask] = value, lowered to where); for anything else "
-            "use jaxtensor.where(mask, value, x)"
-        )
-    mask, axis = mask_axis
-    v = prepare_value(value, x.dtype, x.shape)
-    m = jnp.reshape(
-        mask, (1,) * axis + tuple(mask.shape) + (1,) * (len(in_shape) - axis - len(mask.shape))
-    )
-    cur = x._value()
-    new = jnp.where(
-        m, _kernels._fit(v, x.dtype, x.shape).reshape(in_shape), cur.reshape(in_shape)
-    ).reshape(x.shape)
-    _kernels.assign(x._storage, x._view, new)

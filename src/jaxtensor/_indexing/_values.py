@@ -22,6 +22,7 @@ import math
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from .._core import Tensor, _dtypes, asarray
@@ -64,6 +65,12 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
         arr = value
     elif isinstance(value, (np.ndarray, np.generic)):
         arr = np.asarray(value)
+    elif isinstance(value, (list, tuple)) and _has_traced(value):
+        # (a list passed into a jaxtensor.jit function: its numbers are traced)
+        arr = jnp.asarray(value)
+        if arr.dtype.kind == "c" and dtype.kind != "c":
+            raise _value_dtype_error(np.dtype(arr.dtype), dtype)
+        arr = arr.astype(dtype)
     elif isinstance(value, (list, tuple)):
         try:
             arr = np.asarray(value)
@@ -118,6 +125,16 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
         with np.errstate(all="ignore"):
             arr = arr.astype(dtype)
     return arr
+
+
+def _has_traced(seq: Any) -> bool:
+    for e in seq:
+        if isinstance(e, (list, tuple)):
+            if _has_traced(e):
+                return True
+        elif isinstance(e, Tracer):
+            return True
+    return False
 
 
 def _fmt(shape: tuple[int, ...]) -> str:

@@ -30,7 +30,7 @@ from ._pytree import results
 #: what a guard returns when the call does not have its signature
 MISS = object()
 
-PLAIN = frozenset({int, float, bool, complex, np.ndarray, type(jnp.zeros(0))})
+PLAIN = frozenset({int, float, complex, np.ndarray, type(jnp.zeros(0))})
 
 
 def make(key: tuple, n_args: int, plan: Any, donate: bool) -> Callable:

@@ -74,7 +74,9 @@ _REJECTED = {
 }
 
 # argument types that are pytree leaves as they are
-_FLAT_LEAF = frozenset({Tensor, int, float, bool, complex, np.ndarray, _ArrayImpl})
+# (a Python or NumPy bool is static: as an index it means a new axis, selected or not, which
+# a traced bool cannot; a list of them is a mask known while tracing, as eagerly)
+_FLAT_LEAF = frozenset({Tensor, int, float, complex, np.ndarray, _ArrayImpl})
 _ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, Tracer)
 
 
@@ -257,7 +259,8 @@ class Jitted:
                 else:
                     desc.append((k, v.key, len(v.starts), True))
                     starts.extend(v.starts)
-            elif type(x) in _FLAT_LEAF or isinstance(x, _ARRAY_TYPES):
+            elif type(x) in _FLAT_LEAF or (isinstance(x, _ARRAY_TYPES) and not
+                                           isinstance(x, np.bool_)):
                 desc.append(None)
                 inputs.append(x)
             else:
