@@ -59,8 +59,10 @@ def _operand(kind: str, shape: tuple[int, ...], dtype: str, t: jt.Tensor, a: np.
         return 3, 3
     if kind == "float":
         return 1.5, 1.5
+    # (multiples of 1/8: exact in every float dtype, so a list operand, which jaxtensor
+    # converts to the default float32, holds the same values as NumPy's float64)
     vals = (rng.integers(1, 4, shape) if np.dtype(dtype).kind in "iu" else
-            rng.uniform(0.5, 3, shape)).astype(dtype)
+            rng.integers(4, 24, shape) / 8).astype(dtype)
     if kind == "tensor":
         return jt.asarray(vals), vals
     if kind == "numpy":

@@ -113,11 +113,16 @@ class Storage:
         trace: the JAX trace the storage was created under.
     """
 
-    __slots__ = ("_array", "version", "exported", "trace", "_pending", "meta", "layout",
+    __slots__ = ("_array", "shape", "dtype", "version", "exported", "trace", "_pending", "meta",
+                 "layout",
                  "__weakref__")
 
     def __init__(self, array: Any, *, exported: bool = False) -> None:
         self._array = array
+        # (fixed for the storage's life: every write keeps them; read without settling the
+        # queued writes)
+        self.shape = tuple(array.shape)
+        self.dtype = array.dtype
         self.version = 0
         self.exported = exported
         self.trace = _core.trace_ctx.trace

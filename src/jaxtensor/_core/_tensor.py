@@ -30,6 +30,7 @@ from ._context import current as _current_jit
 from ._storage import Storage
 
 _new = object.__new__
+_SWAP = (1, 0)
 _trace_ctx = _jax_core.trace_ctx
 
 Tracer = jax.core.Tracer
@@ -147,7 +148,7 @@ class Tensor:
         (2, 3)
         """
         v = self._view
-        return tuple(self._storage.array.shape) if v is None else v.shape
+        return self._storage.shape if v is None else v.shape
 
     @property
     def dtype(self) -> np.dtype:
@@ -159,7 +160,7 @@ class Tensor:
         >>> jt.asarray([1, 2], dtype=jt.int8).dtype == jt.int8
         True
         """
-        dt = self._storage.array.dtype
+        dt = self._storage.dtype
         v = self._view
         if v is not None and v.comp is not None:
             return np.dtype(np.float64 if dt == np.complex128 else np.float32)
@@ -237,12 +238,13 @@ class Tensor:
         >>> x.T.base is x
         True
         """
-        if self.ndim != 2:
+        shape = self.shape
+        if len(shape) != 2:
             raise ValueError(
-                f"Tensor.T needs a 2-D Tensor, got {self.ndim}-D; use .mT or "
+                f"Tensor.T needs a 2-D Tensor, got {len(shape)}-D; use .mT or "
                 "jaxtensor.permute_dims for other ranks"
             )
-        return self._derive(_view.compose_axes(self._view, self.shape, [1, 0]))
+        return self._derive(_view.compose_axes(self._view, shape, _SWAP))
 
     @property
     def mT(self) -> Tensor:
@@ -429,6 +431,8 @@ def new_tensor(array: Any) -> Tensor:
     """``Tensor._wrap(array)`` for the hot paths: a new base Tensor owning ``array``."""
     st = _new(Storage)  # Storage.__init__ inlined: this runs for every result
     st._array = array
+    st.shape = array.shape
+    st.dtype = array.dtype
     st.version = 0
     st.exported = False
     st.trace = _trace_ctx.trace

@@ -272,17 +272,18 @@ class View:
 
     def memo(self) -> _cache.Cache:
         """The memo of this view's structure: its compiled read kernel and the templates of
-        keys on it (shared by every view of that structure made from one template)."""
+        keys on it, shared by every view of that structure (a fresh ``x.T`` finds what an
+        earlier one planned)."""
         f = self.fast
         if f is None:
-            f = self.fast = memo()
+            f = self.fast = memo_of(self.key)
         return f
 
     def reader(self) -> Any:
         """The compiled ``chain_forward`` of this view's structure (``fn(base, dyn)``)."""
         f = self.fast
         if f is None:
-            f = self.fast = memo()
+            f = self.fast = memo_of(self.key)
         fn = f.get("read")
         if fn is None:
             steps, comp = self.steps, self.comp
@@ -317,9 +318,16 @@ def read(view: View, base: Any) -> Any:
     return view.reader()(base, dyn)
 
 
-def memo() -> _cache.Cache:
-    """A new view-structure memo (see :meth:`View.memo`)."""
-    return _cache.cache("view structure memo", 256)
+#: view structure (``View.key``) -> its memo (:meth:`View.memo`)
+_memos = _cache.cache("view structure memos", 4096)
+
+
+def memo_of(key: tuple) -> _cache.Cache:
+    """The memo of a view structure (see :meth:`View.memo`), made on first use."""
+    m = _memos.get(key)
+    if m is None:
+        m = _memos.get_or_make(key, lambda: _cache.Cache("view structure memo", 256))
+    return m
 
 
 # -- strides --------------------------------------------------------------------------
@@ -492,11 +500,36 @@ def compose_basic(
     return _replace_tail(view, new, starts)
 
 
+_new_view = object.__new__
+
+#: (view structure or base shape, output order) -> (steps, component, zeros appended to the
+#: starts, shape, key, memo): ``x.T``, ``permute_dims``, ``squeeze``... made again on a fresh view cost a lookup
+_axes_memo = _cache.cache("axis reorderings", 4096)
+
+
 def compose_axes(view: View | None, shape: tuple[int, ...], out_order: list[int]) -> View:
     """Reorder/insert/remove output axes: ``out_order`` lists old output axes (or NEWAXIS).
 
-    Old axes missing from ``out_order`` must have size 1 and are dropped (squeeze).
+    Old axes missing from ``out_order`` must have size 1 and are dropped (squeeze). The
+    start offsets are the old view's (reordering moves no window), so the new structure is
+    memoised by the old one and the order.
     """
+    k = (shape if view is None else view.key, tuple(out_order))
+    hit = _axes_memo.get(k)
+    if hit is None:
+        zero = None if view is None else View(view.steps, (0,) * len(view.starts), view.comp)
+        made = _compose_axes(zero, shape, out_order)
+        hit = _axes_memo[k] = (made.steps, made.comp, len(made.starts) - len(
+            () if view is None else view.starts), made.shape, made.key, made.memo())
+    old = () if view is None else view.starts
+    v = _new_view(View)
+    (v.steps, v.comp, extra, v.shape, v.key, v.fast) = hit
+    v.starts = old + (0,) * extra if extra else old
+    v.dyn_cache = v.origin = None
+    return v
+
+
+def _compose_axes(view: View | None, shape: tuple[int, ...], out_order: list[int]) -> View:
     view = _axis_tail(view, shape)
     st: AxisStep = view.steps[-1]
     n_in = len(st.in_shape)

@@ -61,7 +61,7 @@ class Template:
 
     __slots__ = (
         "steps", "comp", "shape", "key", "n_old", "const", "int_terms", "int_checks",
-        "size", "pick", "view_fast",
+        "size", "pick", "view_fast", "flat",
     )
 
     def __init__(self, view: View, n_old: int, int_checks: list[tuple[int, int]]) -> None:
@@ -89,7 +89,12 @@ class Template:
         # positions compile nothing
         self.pick = _kernels.kernels(("write", view.key), self.write_py)
         # the memo of the views this template makes (all of one structure)
-        self.view_fast = _view.memo()
+        self.view_fast = _view.memo_of(view.key)
+        # one element of a strided view of the base: its flat index is the starts dotted
+        # with these (a scalar write through it can be queued like one into the base)
+        st0 = view.steps[0]
+        self.flat = (_view.c_strides(st0.in_shape) if self.size == 1 and len(view.steps) == 1
+                     and type(st0) is _view.AxisStep and view.comp is None else None)
 
     def starts(self, old: tuple, ints: list[Any]) -> list[Any]:
         """The view's start offsets for these int values (bounds checked, negatives wrapped;
@@ -164,8 +169,7 @@ def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
     if view is None:
         tpl = _base_templates.get((shape, sig))
     else:
-        cache = view.fast
-        tpl = None if cache is None else cache.get(sig)
+        tpl = view.memo().get(sig)
     if tpl is None:
         tpl = template(view, shape, sig, _plan.plan(shape, sig))
     return tpl

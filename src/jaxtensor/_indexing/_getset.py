@@ -172,6 +172,16 @@ def _is_target(value: Tensor, x: Tensor, tpl: _basic.Template, ints: list) -> bo
 
 
 def _write_basic(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Any) -> None:
+    flat = tpl.flat
+    if flat is not None and (type(value) is float or type(value) is int):
+        i = 0
+        for s, k in zip(starts, flat):
+            if type(s) is not int:
+                break
+            i += s * k
+        else:
+            if _queue_flat(x._storage, i, value):
+                return
     val = prepare_value(value, x.dtype, tpl.shape)
     if tpl.size == 0:
         return
@@ -216,28 +226,14 @@ def _queue_scalar(x: Tensor, key: Any, value: Any) -> bool:
     on the storage (:meth:`Storage.queue`). False (nothing done) when the write is not of
     that simple form or would raise: the general path then handles it, errors included."""
     st = x._storage
-    arr = st._array  # (read once: another thread's write may mark the slot busy)
-    if type(arr) is not _ArrayImpl or _current_jit.get() is not None:
-        return False
     lim = st.meta
     if lim is None:
+        arr = st._array  # (read once: another thread's write may mark the slot busy)
+        if type(arr) is not _ArrayImpl:
+            return False
         lim = st.meta = _limits(arr)
-    del arr
-    kind, lo, hi, shape = lim
-    if kind is None:
-        return False
-    tv = type(value)
-    if tv is float:
-        if kind != "f":
-            return False
-    elif tv is int:
-        if kind == "f":
-            if not -1e308 < value < 1e308:
-                return False
-        elif not lo <= value <= hi:
-            return False
-    else:
-        return False
+        del arr
+    shape = lim[3]
     if type(key) is int:
         if len(shape) != 1:
             return False
@@ -259,6 +255,32 @@ def _queue_scalar(x: Tensor, key: Any, value: Any) -> bool:
             if not 0 <= i < n:
                 return False
             flat = flat * n + i
+    return _queue_flat(st, flat, value)
+
+
+def _queue_flat(st: Any, flat: int, value: Any) -> bool:
+    """Queue ``value`` (a Python number) at the flat position ``flat`` (checked) of the
+    storage's base, if it needs no error and no trace is running; False otherwise."""
+    if type(st._array) is not _ArrayImpl or _current_jit.get() is not None:
+        return False
+    lim = st.meta
+    if lim is None:
+        lim = st.meta = _limits(st._array)
+    kind, lo, hi, _ = lim
+    if kind is None:
+        return False
+    tv = type(value)
+    if tv is float:
+        if kind != "f":
+            return False
+    elif tv is int:
+        if kind == "f":
+            if not -1e308 < value < 1e308:
+                return False
+        elif not lo <= value <= hi:
+            return False
+    else:
+        return False
     st.queue(flat, value)
     return True
 
