@@ -34,7 +34,7 @@ from jax import lax
 from ._args import as_value, wrap
 from ._core import Tensor, _kernels
 from ._index_select import check_bounds, check_dim, index_value, normalize, select
-from ._indexing import NonConcreteBooleanIndexError, prepare_value, rebuild, resolve, setitem
+from ._indexing import NonConcreteBooleanIndexError, prepare_value, rebuild, resolve
 
 __all__ = [
     "gather",
@@ -422,7 +422,7 @@ def index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> Te
 def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -> Tensor:
     idx = _index_tuple(indices, "index_put")
     if not accumulate:
-        setitem(x, idx, values)
+        x[idx] = values  # (Tensor.__setitem__)
         return x
     shape = x.shape
     p = resolve(idx, shape)

@@ -56,6 +56,11 @@ class Aux:
         self.none = not out_desc and out_tree == _NONE_TREE  # the function returns None
         self.discovered = discovered  # weak references
 
+    def __repr__(self) -> str:
+        # (named in the compiled program's result attributes: an address there would give
+        # the program a new persistent-cache key in every process)
+        return "outputs"
+
 
 def tensor_on(storage: Storage, view: _view.View | None, base: Tensor | None) -> Tensor:
     t = object.__new__(Tensor)
