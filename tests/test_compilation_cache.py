@@ -5,13 +5,14 @@ running the same program loads them instead of compiling, in the directory the u
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+import multidevice
 
 PROGRAM = textwrap.dedent("""
     import json
@@ -43,7 +44,7 @@ PROGRAM = textwrap.dedent("""
 
 
 def _run(env: dict[str, str]) -> dict:
-    full = {k: v for k, v in os.environ.items()
+    full = {k: v for k, v in multidevice.env(1).items()  # (this tree's code, one device)
             if k not in ("JAX_COMPILATION_CACHE_DIR", "JAXTENSOR_COMPILATION_CACHE",
                          "XDG_CACHE_HOME")}
     proc = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True,

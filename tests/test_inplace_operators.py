@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+import multidevice
 
 IOPS = {"+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
         "//": operator.ifloordiv, "%": operator.imod, "**": operator.ipow}
@@ -232,7 +233,7 @@ def test_peak_memory_of_in_place_operators() -> None:
     than the array (a copy would read 1.0)."""
     n = 16 * 2**20  # 64 MiB of float32
     proc = subprocess.run([sys.executable, "-c", _MEMORY, str(n)], capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=600, env=multidevice.env(1))
     assert proc.returncode == 0, proc.stderr[-3000:]
     growth = json.loads(proc.stdout.strip().splitlines()[-1])
     assert all(g < 0.25 for g in growth.values()), growth

@@ -438,3 +438,39 @@ def test_threads_calling_one_jitted_function():
 
     run_threads(*(caller(t) for t in range(N_THREADS)))
     assert [int(c) for c in counters] == [N_THREADS * calls] * n_funcs
+
+
+@pytest.mark.parametrize("closed_over", [False, True])
+def test_a_first_jit_call_never_stalls_work_on_other_tensors(closed_over: bool) -> None:
+    """While one thread's first ``jaxtensor.jit`` call traces (and compiles) its function,
+    another thread writes and reads unrelated Tensors: no lock is held through tracing, so
+    the other thread finishes while the trace is still running (the trace waits for it)."""
+    tracing, other_done = threading.Event(), threading.Event()
+    seen: list[bool] = []
+    z = jt.zeros(4)  # closed over by the traced function in one variant
+
+    @jt.jit
+    def slow(x):
+        tracing.set()
+        seen.append(other_done.wait(timeout=30))  # (inside the trace: Python runs here)
+        x[0] = 1.0
+        if closed_over:
+            z[1] = 2.0
+
+    y = jt.zeros(8)
+    x = jt.zeros(3)
+
+    def first_call() -> None:
+        slow(x)
+
+    def other() -> None:
+        assert tracing.wait(timeout=30)
+        y[2] = 5.0
+        y[1:4] += 1.0
+        jt.reshape(y, (2, 4)).T[1, 0] = 5.0  # (views, reads)
+        assert float(y[2]) == 6.0
+        other_done.set()
+
+    run_threads(first_call, other)
+    assert seen and seen[0], "the other thread waited for the trace"
+    assert x.tolist() == [1.0, 0.0, 0.0] and (not closed_over or z.tolist()[1] == 2.0)

@@ -11,14 +11,14 @@ from ._config import X64
 from ._constants import device_constant
 from ._conversion import as_device, asarray
 from ._context import JitTrace, check_traced, current
-from ._storage import LOCK, Storage, TracerLeakError, current_trace
+from ._storage import Storage, TracerLeakError, current_trace
 from ._storage import _layout as storage_layout
 from ._tensor import Tensor, new_tensor
 from ._view import _IDX_NP as IDX
 from ._view import View
 
 __all__ = [
-    "IDX", "LOCK", "JitTrace", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
+    "IDX", "JitTrace", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
     "clear_caches", "current", "current_trace", "device_constant", "new_tensor",
     "storage_layout",
     # modules used as namespaces by the layers above

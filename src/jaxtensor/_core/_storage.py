@@ -11,11 +11,14 @@ whether the old buffer may be donated to that kernel (so a write costs what it w
 copy of the base), and installs the result. :meth:`replace` (install a value computed
 elsewhere) and the flush of queued scalar writes are calls of :meth:`update`.
 
-Threads: writes are serialised by :data:`LOCK` (a read-modify-write of one storage never
-interleaves with another's, so no write is lost), and while a write runs, the storage's slot
-holds a marker that makes readers of other threads wait for it (a buffer being donated is
-never handed out). Queued scalar writes are appended without the lock (``list.append`` is
-atomic) and applied under it.
+Threads: each storage has its own lock (:meth:`Storage.lock`), which serialises its
+read-modify-writes (they never interleave, so no write is lost), and while a write runs, the
+storage's slot holds a marker that makes readers of other threads wait for it (a buffer being
+donated is never handed out). Work on one storage never waits for another's, and no lock is
+held while JAX traces or compiles. A ``jaxtensor.jit`` call takes the locks of all its
+storages, in one global order (by address, so two calls cannot wait for each other), from
+lending their values to installing its results. Queued scalar writes are appended without
+the lock (``list.append`` is atomic) and applied under it.
 
 Under ``jaxtensor.jit`` (see ``_context.py``) reads and writes go to the running trace instead.
 """
@@ -45,9 +48,9 @@ _getrefcount = sys.getrefcount
 MAX_PENDING = 1 << 16
 _IDX = np.int64 if X64 else np.int32
 
-#: Serialises every read-modify-write of a storage (re-entrant: a jaxtensor.jit call holds it
-#: while its function writes).
-LOCK = threading.RLock()
+#: Guards the creation of storages' locks (made on first use: most results are never
+#: written).
+_MAKING = threading.Lock()
 #: Versions are unique over the process: a value cached under one version can never be
 #: mistaken for another storage state, whichever thread wrote it.
 _versions = itertools.count(1)
@@ -114,8 +117,7 @@ class Storage:
     """
 
     __slots__ = ("_array", "shape", "dtype", "version", "exported", "trace", "_pending", "meta",
-                 "layout",
-                 "__weakref__")
+                 "layout", "_lock", "__weakref__")
 
     def __init__(self, array: Any, *, exported: bool = False) -> None:
         self._array = array
@@ -131,6 +133,18 @@ class Storage:
         # the Sharding every value keeps when it spans several devices, False on one device,
         # None until decided by the first write (:func:`_layout`)
         self.layout: Any = None
+        self._lock: threading.RLock | None = None
+
+    def lock(self) -> threading.RLock:
+        """This storage's lock (re-entrant), made on first use: held by every
+        read-modify-write of the storage and by a compiled call writing it."""
+        lk = self._lock
+        if lk is None:
+            with _MAKING:
+                lk = self._lock
+                if lk is None:
+                    lk = self._lock = threading.RLock()
+        return lk
 
     # -- reading -------------------------------------------------------------------------
     @property
@@ -156,7 +170,7 @@ class Storage:
 
     def _settle(self) -> Any:
         # (no reference to the old value may be held here: the flush donates it)
-        with LOCK:
+        with self.lock():
             if self._pending:
                 self._flush()
             return self._array
@@ -189,7 +203,7 @@ class Storage:
         ``pick(True)``/``pick(False)`` return a compiled kernel that may / may not donate
         its first argument (decided by :meth:`donatable`); ``pick(None)`` a plain function
         for traced values (it becomes part of the caller's computation). The read, the
-        kernel and the install happen under :data:`LOCK`. If the kernel raises, nothing
+        kernel and the install happen under the storage's lock. If the kernel raises, nothing
         changes.
         """
         jt = _current_jit.get()
@@ -204,7 +218,7 @@ class Storage:
         if jt is not None:
             jt.write(self, new)
             return
-        with LOCK:
+        with self.lock():
             if self.layout is None:
                 self.layout = _layout(self._array)
             self._install(new)
@@ -212,11 +226,11 @@ class Storage:
     def install(self, new: Any) -> None:
         """Install ``new`` as the value, bypassing any running ``jaxtensor.jit`` trace (for
         the trace itself, and for the write-back of a compiled call)."""
-        with LOCK:
+        with self.lock():
             self._install(new)
 
     def lend(self, donate: bool) -> tuple[Any, bool]:
-        """The current value for a compiled call the caller makes (holding :data:`LOCK`),
+        """The current value for a compiled call the caller makes (holding the storage's lock),
         and whether the call may donate it. If it may, the slot holds :data:`BUSY` until
         the caller installs the call's result (or :meth:`restore` s the value)."""
         if self._pending:
@@ -242,7 +256,7 @@ class Storage:
                flush: bool = True) -> None:
         """:meth:`update` outside any ``jaxtensor.jit`` trace (``flush=False``: for the
         flush itself)."""
-        with LOCK:
+        with self.lock():
             if flush and self._pending:
                 self._flush()
             old = self._array
@@ -261,7 +275,7 @@ class Storage:
             self._install(new)
 
     def _install(self, new: Any) -> None:
-        """The one place a storage's value changes (callers hold :data:`LOCK`)."""
+        """The one place a storage's value changes (callers hold the storage's lock)."""
         if isinstance(new, Tracer) and self.trace is not _core.trace_ctx.trace:
             raise TracerLeakError(
                 "a Tensor created outside this traced function is being mutated inside it; "
@@ -290,7 +304,7 @@ class Storage:
         """
         p = self._pending
         if p is None:
-            with LOCK:
+            with self.lock():
                 p = self._pending
                 if p is None:
                     p = self._pending = []
@@ -300,7 +314,7 @@ class Storage:
             self._settle()
 
     def _flush(self) -> None:
-        """Apply the queued writes (the caller holds LOCK)."""
+        """Apply the queued writes (the caller holds the storage's lock)."""
         p = self._pending
         taken = len(p)
         items = p[:taken]

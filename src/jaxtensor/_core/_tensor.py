@@ -382,7 +382,21 @@ def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:
 def _tree_unflatten(aux: None, children: tuple[Any]) -> Tensor:
     # the leaf may share its buffer with another array (jax.device_put to the same device
     # returns a new array over the same buffer): the first write copies
-    return Tensor._wrap(children[0], exported=True)
+    leaf = children[0]
+    if not hasattr(leaf, "shape"):  # (JAX rebuilds pytrees over placeholders, e.g. None)
+        return Tensor._wrap(_Placeholder(leaf), exported=True)
+    return Tensor._wrap(leaf, exported=True)
+
+
+class _Placeholder:
+    """A non-array pytree leaf JAX put in a Tensor's place, with the attributes a storage
+    reads (no Tensor operation works on it)."""
+
+    __slots__ = ("leaf",)
+    shape = dtype = None
+
+    def __init__(self, leaf: Any) -> None:
+        self.leaf = leaf
 
 
 jax.tree_util.register_pytree_node(Tensor, _tree_flatten, _tree_unflatten)
@@ -436,7 +450,7 @@ def new_tensor(array: Any) -> Tensor:
     st.version = 0
     st.exported = False
     st.trace = _trace_ctx.trace
-    st._pending = st.meta = st.layout = None
+    st._pending = st.meta = st.layout = st._lock = None
     t = _new(Tensor)
     t._storage = st
     t._view = t._cache = t._base = None

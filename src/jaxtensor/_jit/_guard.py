@@ -4,8 +4,9 @@ A *plain* call passes positional Tensors without views (no two sharing a storage
 numbers or arrays, at the top level. For a signature seen before, its guard checks that the
 arguments (and the closed-over storages) still have that signature, lends the storages'
 values (deciding donation through :meth:`Storage.lend <jaxtensor._core._storage.Storage.lend>`),
-calls the compiled function, and installs the results through ``Storage._install``: what
-:meth:`Jitted._call <jaxtensor._jit.Jitted._call>` does, without building the call's
+calls the compiled function, and hands the results to the one write-back,
+:meth:`Jitted._finish <jaxtensor._jit._jit.Jitted._finish>`: what
+:meth:`Jitted._call <jaxtensor._jit._jit.Jitted._call>` does, without building the call's
 description, looking it up, or looping over lists. It returns :data:`MISS` (having changed
 nothing) when the call does not fit, and the general path takes it.
 
@@ -23,9 +24,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import LOCK, Tensor
-from . import _trace as jtr
-from ._pytree import results
+from .._core import Storage, Tensor
 
 #: what a guard returns when the call does not have its signature
 MISS = object()
@@ -33,9 +32,24 @@ MISS = object()
 PLAIN = frozenset({int, float, complex, np.ndarray, type(jnp.zeros(0))})
 
 
-def make(key: tuple, n_args: int, plan: Any, donate: bool) -> Callable:
+def lock(storages: list[Storage]) -> list[Any]:
+    """Take the locks of ``storages`` in one global order (by address: two calls sharing
+    storages never wait for each other); the locks taken, for :func:`unlock`."""
+    locks = [st.lock() for st in sorted(storages, key=id)]
+    for lk in locks:
+        lk.acquire()
+    return locks
+
+
+def unlock(locks: list[Any]) -> None:
+    for lk in reversed(locks):
+        lk.release()
+
+
+def make(key: tuple, n_args: int, plan: Any, donate: bool, call: Any) -> Callable:
     """The guard of ``key`` (per argument None for a number or array, else whether the
-    Tensor's buffer is donated; then, per closed-over storage, whether it is donated)."""
+    Tensor's buffer is donated; then, per closed-over storage, whether it is donated);
+    ``call``: the context variable a trace reads the call from."""
     n_impl = len(key) - n_args
     src = ["def guard(self, args):", f"    if len(args) != {n_args}:", "        return MISS"]
     if n_args:
@@ -63,38 +77,39 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool) -> Callable:
         for other in sts[:i]:
             src += [f"    if {s} is {other}:", "        return MISS"]
     flags = [e for e in key if e is not None]
-    src += ["    with LOCK:", "        if plan.stale:", "            return MISS"]
+    sts_list = f"[{', '.join(sts)}]"
+    if len(sts) == 1:  # (the commonest: one storage's lock, without sorting)
+        src += ["    held = s0.lock()", "    held.acquire()"]
+        release = "held.release()"
+    else:
+        src += [f"    held = lock({sts_list})"]
+        release = "unlock(held)"
+    src += ["    try:", "        if plan.stale:", "            return MISS"]
     for i, s in enumerate(sts):
         src.append(f"        x{i}, d{i} = {s}.lend({donate})")
         # (restore undoes only what lend did: it marked a donated storage busy)
         undo = "".join(f"{sts[k]}.restore(x{k}); " for k in range(i + 1))
         src += [f"        if d{i} is not {flags[i]}:", f"            {undo}return MISS"]
     restore = "; ".join(f"{sts[k]}.restore(x{k})" for k in range(len(sts)) if flags[k])
-    sts_list = f"[{', '.join(sts)}]"
     src += [
         f"        sts = {sts_list}",
-        "        plan.call = sts",
+        "        tok = CALL.set(sts)",
         "        try:",
         f"            res = fn({', '.join(inputs)})",
         "        except BaseException:",
         f"            {restore or 'pass'}",
         "            raise",
         "        finally:",
-        "            plan.call = None",
+        "            CALL.reset(tok)",
     ]
     src += [f"        del {', '.join(f'x{i}' for i in range(len(sts)))}"] if sts else []
     src += [
-        "        if type(res) is not dict:  # traced under checkify",
-        "            return self._finish(plan, res, sts, args, False)",
-        "        aux, outs = res.popitem()",
-        "        if aux.discovered or (aux.checks and jtr.check_error(aux.checks, outs[-1])):",
-        "            return self._finish(plan, {aux: outs}, sts, args, False)",
-        *(["        if aux.pairs:", "            s0._install(outs[0])"] if len(sts) == 1 else
-          ["        for j, k in aux.pairs:", "            sts[k]._install(outs[j])"]),
-        "        return None if aux.none else results(aux, outs, sts, args)",
+        "        return self._finish(plan, res, sts, args, False)",
+        "    finally:",
+        f"        {release}",
     ]
-    ns = {"MISS": MISS, "results": results, "jtr": jtr, "PLAIN": PLAIN, "Tensor": Tensor, "LOCK": LOCK, "plan": plan,
-          "fn": plan.fn}
+    ns = {"MISS": MISS, "PLAIN": PLAIN, "Tensor": Tensor, "plan": plan, "fn": plan.fn,
+          "lock": lock, "unlock": unlock, "CALL": call}
     exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
     guard = ns["guard"]
     guard.plan = plan

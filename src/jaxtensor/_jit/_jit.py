@@ -32,8 +32,11 @@ One call path (see ``docs/architecture.md``):
    holds them), raises a failed bounds check as ``IndexError``, and rebuilds the results
    (those aliasing an argument come back as views of it).
 
-A top-level call holds the storage lock (``_storage.LOCK``) from lending its inputs to
-installing its results, so it is atomic with respect to eager writes in other threads.
+A top-level call is traced and compiled holding no lock (a first call that meets closed-over
+storages is traced again with them as inputs before anything is compiled), then holds the
+locks of its storages from lending their values to installing its results, so it is atomic
+with respect to writes to those storages in other threads, and work on other Tensors never
+waits for it.
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ import functools
 import inspect
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -50,7 +54,7 @@ import numpy as np
 from jax._src import core as _core
 from jax.experimental import checkify
 
-from .._core import LOCK, Storage, Tensor, _config, _view, current_trace
+from .._core import Storage, Tensor, _config, _view, current_trace
 from .._core import current as _current
 from . import _guard, _shardings
 from . import _pytree as jpt
@@ -92,6 +96,28 @@ class _Call:
         self.parent = parent
 
 
+class _Desc(NamedTuple):
+    """A call described (:meth:`Jitted._describe`)."""
+
+    leaves: list
+    treedef: Any
+    static: tuple
+    storages: list
+    desc: list
+    starts: list
+    inputs: list
+    implicit: tuple
+    outer: Any
+    parent: Any
+    nested: bool
+    check: Any
+
+
+#: The call whose compiled function is running or being lowered, for the trace JAX may start
+#: (its storages, or a :class:`_Call`).
+CALL: ContextVar[Any] = ContextVar("jaxtensor_jit_call", default=None)
+
+
 class _Retrace(Exception):
     """A check was made in a nested trace: the call is traced again in checkify mode."""
 
@@ -99,22 +125,22 @@ class _Retrace(Exception):
 class Plan:
     """One compiled variant: the ``jax.jit`` function and where its inputs go.
 
-    ``call`` holds the call being made (its storages, or a :class:`_Call`) while ``fn``
-    runs: the trace JAX may start reads it. Calls are made holding ``_storage.LOCK``, so
-    no other thread sees it; a nested call of the same plan sets it after the enclosing
-    trace read it.
+    The call being made (its storages, or a :class:`_Call`) is in :data:`CALL` while
+    ``fn`` runs or is lowered: the trace JAX may start reads it there (a context variable:
+    each thread and task sees its own call).
     """
 
-    __slots__ = ("fn", "donated", "positions", "call", "stale")
+    __slots__ = ("fn", "donated", "positions", "stale", "ready", "discovered")
 
     def __init__(self, fn: Callable, donated: tuple, positions: tuple) -> None:
         self.fn = fn
         self.donated = donated
         self.positions = positions  # where each storage's array goes among the arguments
-        self.call: Any = None
         # dropped by Jitted._forget: a guard that another thread fetched before the drop
         # must not run it (it may hold a closed-over value as a constant)
         self.stale = False
+        self.ready = False  # traced and compiled (Jitted._ready)
+        self.discovered: tuple = ()  # closed-over storages the last trace met (weakly)
 
 
 def _hashable(v: Any) -> bool:
@@ -128,6 +154,13 @@ def _hashable(v: Any) -> bool:
 def _restore(busy: list[tuple[Storage, Any]]) -> None:
     for st, a in busy:
         st.restore(a)
+
+
+def _starts(starts: list[Any]) -> Any:
+    """The view arguments' start offsets as one array (a traced one inside a trace)."""
+    if any(isinstance(s, Tracer) for s in starts):
+        return jnp.stack([jnp.asarray(s, _IDX) for s in starts])
+    return np.array(starts, dtype=_IDX)
 
 
 class Jitted:
@@ -187,6 +220,7 @@ class Jitted:
 
         functools.update_wrapper(jitted, self._fn)
         jitted._jaxtensor_jit = state  # type: ignore[attr-defined]
+        jitted.lower = lambda *args, **kwargs: state.lower(args, kwargs)  # type: ignore
         return jitted
 
     def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
@@ -229,10 +263,9 @@ class Jitted:
                                                      is_leaf=jpt.is_tensor)
         return leaves, treedef, static
 
-    def _call(self, args: tuple, kwargs: dict) -> Any:
-        """Any call: pytrees, keyword and static arguments, aliasing, views, inside other
-        traces. A plain call (see ``_jit_guard``) gets the guard of its signature, which
-        makes the next such calls."""
+    def _describe(self, args: tuple, kwargs: dict) -> _Desc:
+        """What a call passes: its storages (each once), what each leaf is, the views'
+        start offsets, the other leaves, and where and how it is made."""
         leaves, treedef, static = self._flatten(args, kwargs)
         storages: list[Storage] = []
         sid: dict[Storage, int] = {}
@@ -301,44 +334,128 @@ class Jitted:
             check = None
         else:
             check = jtr.OWN if self._own_checks else jtr.CHECKIFY
-        with LOCK:
-            # (inside another trace nothing is donated: the outer computation owns the buffers)
-            lent = [st.lend(self._donate and not nested) for st in storages]
-            donated = tuple([d for _, d in lent])
-            arrays = [a for a, _ in lent]
-            del lent
+        return _Desc(leaves, treedef, static, storages, desc, starts, inputs, implicit,
+                     outer, parent, nested, check)
+
+    def _spec(self, d: _Desc, n_args: int, donated: tuple) -> tuple:
+        return (d.treedef, tuple(d.desc), d.static, n_args, len(d.storages), len(d.starts),
+                d.implicit, donated, d.check)
+
+    def _call(self, args: tuple, kwargs: dict) -> Any:
+        """Any call: pytrees, keyword and static arguments, aliasing, views, inside other
+        traces. A plain call (see ``_guard.py``) gets the guard of its signature, which
+        makes the next such calls."""
+        d = self._describe(args, kwargs)
+        if d.nested:
+            return self._call_nested(args, kwargs, d)
+        storages, inputs, starts = d.storages, d.inputs, d.starts
+        n_args = len(args)
+        while True:
+            # Which buffers can be donated is decided under the locks (Storage.lend); the
+            # plan for the likely answer is traced and compiled before, holding no lock, so
+            # eager work in other threads never waits for a compile.
+            donated = tuple([self._donate and st.can_donate() for st in storages])
+            spec = self._spec(d, n_args, donated)
+            plan = self._plans.get(spec)
+            if plan is None or not plan.ready:
+                made = self._lower(spec, d)
+                if made is None:  # a storage was discovered, or checks need checkify
+                    return self._call(args, kwargs)
+                plan = made[0]
+                made[1].compile()  # (kept by jax.jit: the call then runs it without tracing)
+                plan.ready = True
+                del made
+            held = _guard.lock(storages)
             try:
-                spec = (treedef, tuple(desc), static, len(args), len(storages), len(starts),
-                        implicit, donated, check)
-                plan = self._plans.get(spec)
-                if plan is None:
-                    plan = self._compile(spec)
-                if not nested and not kwargs and not static:
-                    self._use_guard(leaves, desc, implicit, donated, len(args), plan)
+                lent = [st.lend(self._donate) for st in storages]
+                arrays = [a for a, _ in lent]
+                if tuple([dn for _, dn in lent]) != donated:  # (another thread took a value)
+                    _restore([(st, a) for st, (a, dn) in zip(storages, lent) if dn])
+                    continue
+                del lent
+                if not kwargs and not d.static:
+                    self._use_guard(d.leaves, d.desc, d.implicit, donated, n_args, plan)
                 for k, p in enumerate(plan.positions):
-                    # (outside any trace, .array reads no overlay: those of an enclosing
-                    # jaxtensor.jit trace otherwise)
-                    inputs[p] = arrays[k] if not nested else storages[k].array
+                    inputs[p] = arrays[k]
                 if starts:
-                    if any(isinstance(s, Tracer) for s in starts):
-                        inputs.append(jnp.stack([jnp.asarray(s, _IDX) for s in starts]))
-                    else:
-                        inputs.append(np.array(starts, dtype=_IDX))
-                plan.call = _Call(storages, outer, parent)
+                    inputs.append(_starts(starts))
+                tok = CALL.set(_Call(storages, d.outer, d.parent))
                 try:
                     result = plan.fn(*inputs)
+                except BaseException as e:
+                    _restore([(st, a) for st, a, dn in zip(storages, arrays, donated) if dn])
+                    if type(e) is not _Retrace:
+                        raise
+                    del inputs, arrays  # (their references would keep the retry from donating)
+                    self._retrace(plan)
+                    return self._call(args, kwargs)
                 finally:
-                    plan.call = None
-            except BaseException as e:
-                _restore([(st, a) for st, a, d in zip(storages, arrays, donated) if d])
-                if type(e) is not _Retrace:
-                    raise
-            else:
+                    CALL.reset(tok)
                 del inputs, arrays
-                return self._finish(plan, result, storages, leaves, nested)
-        del inputs, arrays  # (their references would keep the retry from donating)
-        self._retrace(plan)
-        return self._call(args, kwargs)
+                return self._finish(plan, result, storages, d.leaves, False)
+            finally:
+                _guard.unlock(held)
+
+    def lower(self, args: tuple, kwargs: dict) -> Any:
+        """JAX's ``Lowered`` of the program a call with these arguments runs (its
+        ``.compile().as_text()`` is the optimised HLO); nothing is run or written."""
+        while True:
+            d = self._describe(args, kwargs)
+            if d.nested:
+                raise TypeError("jaxtensor.jit(...).lower() is called outside traced code")
+            donated = tuple([self._donate and st.can_donate() for st in d.storages])
+            made = self._lower(self._spec(d, len(args), donated), d)
+            if made is not None:
+                return made[1]
+
+    def _call_nested(self, args: tuple, kwargs: dict, d: _Desc) -> Any:
+        """A call inside another trace: nothing is donated (the outer computation owns the
+        buffers), values come from the enclosing trace, and no lock is taken."""
+        storages, inputs = d.storages, d.inputs
+        spec = self._spec(d, len(args), (False,) * len(storages))
+        plan = self._plans.get(spec)
+        if plan is None:
+            plan = self._compile(spec)
+        for k, p in enumerate(plan.positions):
+            inputs[p] = storages[k].array  # (the enclosing jaxtensor.jit trace's, if any)
+        if d.starts:
+            inputs.append(_starts(d.starts))
+        tok = CALL.set(_Call(storages, d.outer, d.parent))
+        try:
+            result = plan.fn(*inputs)
+        except _Retrace:
+            del inputs
+            self._retrace(plan)
+            return self._call(args, kwargs)
+        finally:
+            CALL.reset(tok)
+        return self._finish(plan, result, storages, d.leaves, True)
+
+    def _lower(self, spec: tuple, d: _Desc) -> tuple[Plan, Any] | None:
+        """The plan of ``spec`` traced (holding no lock) and JAX's ``Lowered``, or None when the
+        trace found what changes the call's description: closed-over storages (they become
+        inputs: the call is described and traced again before anything is compiled) or a
+        check that needs checkify."""
+        plan = self._plans.get(spec)
+        if plan is None:
+            plan = self._compile(spec)
+        full = list(d.inputs)
+        for k, p in enumerate(plan.positions):
+            full[p] = d.storages[k].settled()
+        if d.starts:
+            full.append(_starts(d.starts))
+        tok = CALL.set(_Call(d.storages, d.outer, d.parent))
+        try:
+            lowered = plan.fn.lower(*full)
+        except _Retrace:
+            self._retrace(plan)
+            return None
+        finally:
+            CALL.reset(tok)
+        if plan.discovered:
+            self._adopt([st for st in (r() for r in plan.discovered) if st is not None])
+            return None
+        return plan, lowered
 
     def _retrace(self, plan: Plan) -> None:
         """A check was made in a nested trace while ``plan`` was traced: it and every later
@@ -375,7 +492,7 @@ class Jitted:
                 if nested:  # (into the enclosing trace, if any)
                     st.replace(outs[j])
                 else:
-                    st._install(outs[j])  # (the caller holds LOCK)
+                    st._install(outs[j])  # (the caller holds the storages' locks)
         if error is not None:
             raise error
         if aux.none:
@@ -419,7 +536,7 @@ class Jitted:
         key_t = tuple(key)
         guard = self._guards.get(key_t)
         if guard is None or guard.plan is not plan:
-            guard = self._guards[key_t] = _guard.make(key_t, n_args, plan, self._donate)
+            guard = self._guards[key_t] = _guard.make(key_t, n_args, plan, self._donate, CALL)
         self._guard = guard
 
     # -- tracing ----------------------------------------------------------------------
@@ -427,23 +544,31 @@ class Jitted:
         positions, _, _ = jpt.layout(spec)
         donated = spec[7]
         donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
-        plan = self._plans[spec] = Plan(None, donated, positions)
+        plan = Plan(None, donated, positions)
         plan.fn = jax.jit(functools.partial(self._body, spec, plan),
                           donate_argnums=donate_argnums, **self._jit_kwargs)
+        self._plans[spec] = plan  # (only whole: another thread may fetch it at once)
         return plan
 
     def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
         """The traced function: the user's function run over a :class:`~._jit_trace.Trace`.
         A check the folded output cannot carry (in a nested trace) abandons the trace
-        (``_Retrace``): the call is traced again under checkify."""
-        call = plan.call
+        (``_Retrace``): the call is traced again under checkify. The closed-over storages
+        the trace met are left on the plan (``plan.discovered``)."""
+        call = CALL.get()
         if spec[8] != jtr.CHECKIFY:
             out, trace = self._run(spec, call, inputs, spec[8])
+            plan.discovered = jtr.weak(trace.discovered)
             if trace.missed:
                 raise _Retrace
             return out
-        return checkify.checkify(lambda *ins: self._run(spec, call, ins, jtr.CHECKIFY)[0],
-                                 errors=checkify.user_checks)(*inputs)
+
+        def run(*ins: Any) -> dict:
+            out, trace = self._run(spec, call, ins, jtr.CHECKIFY)
+            plan.discovered = jtr.weak(trace.discovered)
+            return out
+
+        return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
 
     def _run(self, spec: tuple, call: Any, inputs: tuple, mode: str | None
              ) -> tuple[dict, jtr.Trace]:
