@@ -108,6 +108,30 @@ def test_result_type_with_scalars_and_tensors():
         jt.result_type(1, 2.0)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_result_type_of_a_numpy_scalar_is_its_dtype(name):
+    # np.float64 and np.complex128 subclass Python's float and complex: still not weak
+    s = np.dtype(name).type(1)
+    assert jt.result_type(s) == np.result_type(s) == np.dtype(name)
+
+
+@pytest.mark.parametrize("b", NAMES)
+@pytest.mark.parametrize("a", NAMES)
+def test_result_type_counts_a_numpy_scalar_as_its_dtype(a, b):
+    t, s = jt.ones(2, dtype=getattr(jt, a)), np.dtype(b).type(1)
+    try:
+        expected = jt.result_type(getattr(jt, a), getattr(jt, b))
+    except TypeError:
+        with pytest.raises(TypeError):
+            jt.result_type(t, s)
+        return
+    assert jt.result_type(t, s) == jt.result_type(s, t) == expected
+    if "bool" not in (a, b):  # the operators agree
+        assert (t + s).dtype == (s + t).dtype == expected
+    if np.dtype(a).kind == np.dtype(b).kind:  # NumPy 2's promotion within a kind
+        assert expected == np.result_type(np.ones(2, dtype=a), s)
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if n.startswith(("float", "complex"))])
 def test_finfo_matches_numpy(name):
     dt = getattr(jt, name)
