@@ -78,7 +78,8 @@ def reciprocal(a: Any) -> Any:
 
 def floor_divide(p: Any, q: Any) -> Any:
     if jnp.issubdtype(p.dtype, jnp.integer):
-        return jnp.floor_divide(p, q)
+        # by zero: 0, as NumPy (and as remainder); XLA's quotient there depends on the sign
+        return jnp.where(q == 0, jnp.zeros((), p.dtype), jnp.floor_divide(p, q))
     if p.dtype == jnp.bool_:
         return jnp.floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
