@@ -127,7 +127,8 @@ def pow(p: Any, q: Any) -> Any:  # noqa: A001 - the standard's name
 def _int_pow(p: Any, q: Any) -> Any:
     """Integer power by squaring over every bit of the exponent, wrapping as NumPy does
     (``jnp.power`` gives ``x ** (n mod 64)``-like results for large ``n`` in small dtypes).
-    Negative exponents keep ``jnp.power``'s answer."""
+    A negative exponent gives the integer part of ``1 / x ** -n``: ``x ** (n mod 2)`` for
+    ``x`` of 1 or -1, else 0 (``0 ** -n`` too, as integer division by zero gives 0)."""
     q = jnp.broadcast_to(q, jnp.broadcast_shapes(jnp.shape(p), jnp.shape(q)))
     p = jnp.broadcast_to(p, q.shape)
     e = jnp.where(q < 0, jnp.zeros_like(q), q)
@@ -136,7 +137,9 @@ def _int_pow(p: Any, q: Any) -> Any:
         result = jnp.where((e & 1) == 1, result * base, result)
         base = base * base
         e = e >> 1
-    return jnp.where(q < 0, jnp.power(p, q), result)
+    unit = (p == 1) | (p == -1)
+    reciprocal = jnp.where(unit, jnp.where((q & 1) == 1, p, jnp.ones_like(p)), 0)
+    return jnp.where(q < 0, reciprocal.astype(p.dtype), result)
 
 
 def logaddexp(p: Any, q: Any) -> Any:
