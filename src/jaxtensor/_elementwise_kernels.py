@@ -81,7 +81,7 @@ def floor_divide(p: Any, q: Any) -> Any:
         # by zero: 0, as NumPy (and as remainder); XLA's quotient there depends on the sign
         return jnp.where(q == 0, jnp.zeros((), p.dtype), jnp.floor_divide(p, q))
     if p.dtype == jnp.bool_:
-        return jnp.floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
+        return floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
     # jnp.floor_divide keeps Python's exact rounding (1 // 0.1 == 9).
     q = full_divisor(p, q)
