@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import array_api_strict as xs
 import jax
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import jaxtensor as jt
 
@@ -106,6 +111,51 @@ def test_result_type_with_scalars_and_tensors():
     assert jt.result_type(1, jt.float32, 1j) == jt.complex64
     with pytest.raises(ValueError, match="at least one"):
         jt.result_type(1, 2.0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_result_type_of_a_numpy_scalar_is_its_dtype(name):
+    # np.float64 and np.complex128 subclass Python's float and complex: still not weak
+    s = np.dtype(name).type(1)
+    assert jt.result_type(s) == np.result_type(s) == np.dtype(name)
+
+
+@pytest.mark.parametrize("b", NAMES)
+@pytest.mark.parametrize("a", NAMES)
+def test_result_type_counts_a_numpy_scalar_as_its_dtype(a, b):
+    t, s = jt.ones(2, dtype=getattr(jt, a)), np.dtype(b).type(1)
+    try:
+        expected = jt.result_type(getattr(jt, a), getattr(jt, b))
+    except TypeError:
+        with pytest.raises(TypeError):
+            jt.result_type(t, s)
+        return
+    assert jt.result_type(t, s) == jt.result_type(s, t) == expected
+    if "bool" not in (a, b):  # the operators agree
+        assert (t + s).dtype == (s + t).dtype == expected
+    if np.dtype(a).kind == np.dtype(b).kind:  # NumPy 2's promotion within a kind
+        assert expected == np.result_type(np.ones(2, dtype=a), s)
+
+
+def _saturated(x: float, lo: int, hi: int) -> int:
+    if math.isnan(x):
+        return 0
+    return hi if x >= hi else lo if x <= lo else math.trunc(x)
+
+
+INTEGERS = [n for n in NAMES if "int" in n]
+FLOATS = [n for n in NAMES if n.startswith("float")]
+
+
+@given(data=st.data(), to=st.sampled_from(INTEGERS), frm=st.sampled_from(FLOATS))
+def test_astype_of_nan_infinities_and_out_of_range_floats_saturates(data, to, frm):
+    lo, hi = int(np.iinfo(to).min), int(np.iinfo(to).max)
+    edges = st.sampled_from([math.nan, math.inf, -math.inf, float(lo), float(hi), 2.0 * hi,
+                             2.0 * lo - 1.0, -1.0, 0.5, -0.5])
+    elements = edges | st.floats(width=np.dtype(frm).itemsize * 8)
+    a = data.draw(hnp.arrays(frm, st.integers(1, 8), elements=elements))
+    got = np.asarray(jt.astype(jt.asarray(a), getattr(jt, to))).tolist()
+    assert got == [_saturated(float(x), lo, hi) for x in a]
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n.startswith(("float", "complex"))])

@@ -1,16 +1,21 @@
 """Numerical edge cases where XLA's CPU code differs from IEEE/NumPy: max/min (and the norms
-built on them) propagate NaN at every size, and division is correctly rounded when the
+built on them) propagate NaN at every size, division is correctly rounded when the
 divisor is broadcast (a Python scalar, a 0-D or lower-rank Tensor), eagerly and under
-``jaxtensor.jit``. NumPy is the oracle, compared bit for bit."""
+``jaxtensor.jit``, and integer division by zero is 0. NumPy is the oracle, compared bit
+for bit."""
 
 from __future__ import annotations
 
 import math
+import operator
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import jaxtensor as jt
 
@@ -242,6 +247,32 @@ def test_floor_divide_broadcasts_like_numpy(dtypes) -> None:
             for got in (jt.floor_divide(jt.asarray(a), jt.asarray(b)),
                         jt.asarray(a) // jt.asarray(b)):
                 np.testing.assert_array_equal(np.asarray(got), want.astype(got.dtype))
+
+
+INTEGRAL = [str(d) for d in jt.__array_namespace_info__().dtypes(kind="integral").values()]
+# (bool arithmetic is outside the standard: jaxtensor's results stay bool, NumPy's are int8)
+JITTED = {operator.floordiv: jt.jit(operator.floordiv), operator.mod: jt.jit(operator.mod)}
+
+
+@given(data=st.data(), dtype=st.sampled_from([*INTEGRAL, "bool"]))
+def test_integer_floor_divide_and_remainder_by_zero_give_zero(data, dtype: str) -> None:
+    """``x // 0`` and ``x % 0`` of integers are 0, as in NumPy (XLA's quotient was -1, -2
+    or the unsigned maximum by sign; found by marray's suite), by every route."""
+    shape = data.draw(st.sampled_from([(), (7,), (2, 3)]))  # (few shapes: few compilations)
+    a = data.draw(hnp.arrays(dtype, shape))
+    divisors = st.sampled_from([0, 1, -1] if dtype[0] == "i" else [0, 1]).map(
+        np.dtype(dtype).type) | hnp.from_dtype(np.dtype(dtype))
+    b = data.draw(hnp.arrays(dtype, shape, elements=divisors))
+    with np.errstate(all="ignore"):
+        want = {"floor_divide": np.floor_divide(a, b), "remainder": np.remainder(a, b)}
+    routes = (("floor_divide", operator.floordiv, operator.ifloordiv),
+              ("remainder", operator.mod, operator.imod))
+    for name, op, iop in routes:
+        x, y = jt.asarray(a), jt.asarray(b)
+        inplace = iop(jt.asarray(a), y)
+        for got in (getattr(jt, name)(x, y), op(x, y), JITTED[op](x, y), inplace):
+            assert got.dtype == a.dtype
+            np.testing.assert_array_equal(np.asarray(got), want[name].astype(a.dtype), name)
 
 
 def test_complex_atanh_and_atan_near_the_branch_points() -> None:

@@ -191,7 +191,9 @@ def isdtype(dtype: Any, kind: Any) -> builtins.bool:
 
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """The dtype the standard's promotion rules give for these Tensors, dtypes and Python
-    scalars (scalars are weak: they never widen a Tensor's dtype).
+    scalars (scalars are weak: they never widen a Tensor's dtype). A NumPy scalar counts
+    as its dtype, as in NumPy and in jaxtensor's operators (``np.float64(1)`` is a float,
+    but not a weak one).
 
     >>> import jaxtensor as jt
     >>> jt.result_type(jt.int8, jt.int16), jt.result_type(jt.float32, 1.0)
@@ -200,7 +202,7 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     dt = None
     scalars = []
     for a in arrays_and_dtypes:
-        if isinstance(a, (builtins.bool, int, float, complex)):
+        if isinstance(a, (builtins.bool, int, float, complex)) and not isinstance(a, np.generic):
             scalars.append(a)
             continue
         d = _dtype_of(a, "result_type")

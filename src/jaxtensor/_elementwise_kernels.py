@@ -78,9 +78,10 @@ def reciprocal(a: Any) -> Any:
 
 def floor_divide(p: Any, q: Any) -> Any:
     if jnp.issubdtype(p.dtype, jnp.integer):
-        return jnp.floor_divide(p, q)
+        # by zero: 0, as NumPy (and as remainder); XLA's quotient there depends on the sign
+        return jnp.where(q == 0, jnp.zeros((), p.dtype), jnp.floor_divide(p, q))
     if p.dtype == jnp.bool_:
-        return jnp.floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
+        return floor_divide(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     # the standard prefers floor(x1 / x2) where an infinity is involved; elsewhere
     # jnp.floor_divide keeps Python's exact rounding (1 // 0.1 == 9).
     q = full_divisor(p, q)
@@ -126,7 +127,8 @@ def pow(p: Any, q: Any) -> Any:  # noqa: A001 - the standard's name
 def _int_pow(p: Any, q: Any) -> Any:
     """Integer power by squaring over every bit of the exponent, wrapping as NumPy does
     (``jnp.power`` gives ``x ** (n mod 64)``-like results for large ``n`` in small dtypes).
-    Negative exponents keep ``jnp.power``'s answer."""
+    A negative exponent gives the integer part of ``1 / x ** -n``: ``x ** (n mod 2)`` for
+    ``x`` of 1 or -1, else 0 (``0 ** -n`` too, as integer division by zero gives 0)."""
     q = jnp.broadcast_to(q, jnp.broadcast_shapes(jnp.shape(p), jnp.shape(q)))
     p = jnp.broadcast_to(p, q.shape)
     e = jnp.where(q < 0, jnp.zeros_like(q), q)
@@ -135,7 +137,9 @@ def _int_pow(p: Any, q: Any) -> Any:
         result = jnp.where((e & 1) == 1, result * base, result)
         base = base * base
         e = e >> 1
-    return jnp.where(q < 0, jnp.power(p, q), result)
+    unit = (p == 1) | (p == -1)
+    reciprocal = jnp.where(unit, jnp.where((q & 1) == 1, p, jnp.ones_like(p)), 0)
+    return jnp.where(q < 0, reciprocal.astype(p.dtype), result)
 
 
 def logaddexp(p: Any, q: Any) -> Any:

@@ -1,18 +1,21 @@
-"""Run scikit-learn's, SciPy's and array-api-extra's own array-API tests on jaxtensor and NumPy.
+"""Run client libraries' own array-API tests on jaxtensor and on reference backends.
 
 usage: python tests/clients/run_clients.py [--subset ci|core|full] [--client NAME ...] [-v]
 
-Each client's tests (shipped in its wheel) run twice through pytest, with the plugin
-``jaxtensor_backend`` choosing the backend: once on NumPy (the reference) and once on
-jaxtensor. The runner prints the counts per client and backend, then every test that passed
-on NumPy and failed on jaxtensor (skips are the clients' own markers; tests whose parameters
-name NumPy itself exist only in the NumPy run), split into the known failures of
+The clients are scikit-learn, SciPy, array-api-extra, einops, xarray and marray. Each
+client's tests (shipped in its wheel, run with ``--pyargs``) run through pytest once per
+backend, with the plugin ``jaxtensor_backend`` choosing it: on each reference (NumPy, and
+array_api_strict for the suites written for it: ``REFERENCES``) and on jaxtensor. The runner
+prints the counts per client and backend, then every test that passed on a reference and
+failed on jaxtensor (skips are the clients' own markers; tests whose parameters name a
+reference itself exist only in that run), split into the known failures of
 ``known_failures.txt`` (each with its reason) and the unexpected ones. It exits 1 when there
 is an unexpected one (or a run broke), 0 otherwise.
 
 ``--subset ci`` is the small part that ``tests/clients/test_clients.py`` runs in CI;
 ``--subset core`` (the default) is the part whose counts docs/clients.md records;
-``--subset full`` adds the modules of ``more`` (about 15 minutes on 2 cores, all three clients).
+``--subset full`` adds the modules of ``more`` (about 15 minutes on 2 cores for scikit-learn,
+SciPy and array-api-extra).
 """
 
 from __future__ import annotations
@@ -31,7 +34,21 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-BACKENDS = ("numpy", "jaxtensor")
+CANDIDATE = "jaxtensor"
+# the backends a client's tests are compared with: NumPy, and array_api_strict where the
+# suite is written for it (xarray's test_array_api, marray) or is an einops backend made of
+# standard functions (jaxtensor_backend.ArrayApiBackend: the strict run checks it is)
+REFERENCES: dict[str, tuple[str, ...]] = {
+    "einops": ("numpy", "array_api_strict"),
+    "xarray": ("numpy", "array_api_strict"),
+    "marray": ("numpy", "array_api_strict"),
+}
+
+
+def backends(client: str) -> tuple[str, ...]:
+    """The backends a client runs on: its references, then jaxtensor."""
+    return (*REFERENCES.get(client, ("numpy",)), CANDIDATE)
+
 
 # pytest targets (--pyargs) per client and subset; only tests parametrized by the array
 # namespace are kept (see jaxtensor_backend.py)
@@ -86,6 +103,23 @@ SUITES: dict[str, dict[str, list[str]]] = {
             "sklearn.tests.test_discriminant_analysis",
         ],
     },
+    "einops": {
+        "ci": ["einops.tests.test_ops"],
+        "core": [
+            "einops.tests.test_ops",
+            "einops.tests.test_other",
+            "einops.tests.test_packing",
+            "einops.tests.test_examples",
+        ],
+    },
+    "xarray": {
+        "ci": ["xarray.tests.test_array_api"],
+        "core": ["xarray.tests.test_array_api", "xarray.tests.test_duck_array_wrapping"],
+    },
+    "marray": {
+        "ci": ["marray.tests.test_marray"],
+        "core": ["marray.tests.test_marray"],
+    },
 }
 SUBSETS = ("ci", "core", "full")
 
@@ -101,6 +135,8 @@ def targets(client: str, subset: str) -> list[str]:
 # the ci subset may narrow a module with -k
 CI_KEYWORDS: dict[str, str] = {
     "scikit-learn": "get_namespace or average or count_nonzero or nan_to_num",
+    "einops": "reduction_imperatives or concatenations",
+    "marray": "test_arithmetic_binary and int16 and not (add or sub or mul or div or mod or pow)",
 }
 
 INI = "[pytest]\nfilterwarnings =\n    ignore::pytest.PytestUnknownMarkWarning\n"
@@ -161,6 +197,7 @@ def run_client(client: str, subset: str, backend: str, timeout: float) -> Run:
             cmd += ["-k", keyword]
         env = dict(os.environ)
         env["JT_CLIENT_BACKEND"] = backend
+        env["JT_CLIENT"] = client
         env["SCIPY_ARRAY_API"] = "1"
         # SciPy tests array_api_strict as 2024.12 too (its conftest adds None to the list that
         # devices() returned before 2025.12)
@@ -204,23 +241,24 @@ def load_known_failures(path: Path = HERE / "known_failures.txt") -> list[tuple[
 
 @dataclass
 class Comparison:
-    """Tests that passed on NumPy and failed on jaxtensor, for one client."""
+    """Tests that passed on a reference and failed on jaxtensor, for one client."""
 
     known: dict[str, str] = field(default_factory=dict)  # id -> reason
     unexpected: dict[str, str] = field(default_factory=dict)  # id -> jaxtensor outcome
 
 
 def compare(
-    client: str, reference: Run, candidate: Run, known: list[tuple[str, str, str]]
+    client: str, references: list[Run], candidate: Run, known: list[tuple[str, str, str]]
 ) -> Comparison:
+    """Every test that passed on one of the references and failed on the candidate."""
     result = Comparison()
     # (only * and ? are wildcards: a [ is the start of the test's parameters)
     patterns = [(p.replace("[", "[[]"), r) for c, p, r in known if c == client]
-    for key, outcome in sorted(reference.outcomes.items()):
-        if outcome != "passed":
-            continue
-        # a skip is the client's choice for backends other than NumPy (its own markers),
-        # and a test the jaxtensor run lacks names NumPy in its parameters: neither is compared
+    passed = {k for run in references for k, outcome in run.outcomes.items() if outcome == "passed"}
+    for key in sorted(passed):
+        # a skip is the client's choice for backends other than its own (its own markers),
+        # and a test the jaxtensor run lacks names a reference in its parameters: neither is
+        # compared
         got = candidate.outcomes.get(key, "missing")
         if got != "failed":
             continue
@@ -243,26 +281,27 @@ def main(argv: list[str] | None = None) -> int:
     bad = False
     rows = []
     for client in args.client or list(SUITES):
-        runs = {b: run_client(client, args.subset, b, args.timeout) for b in BACKENDS}
+        runs = {b: run_client(client, args.subset, b, args.timeout) for b in backends(client)}
         for backend, run in runs.items():
             rows.append((client, backend, run))
             # pytest exits 1 when a test fails; anything else (or nothing read) is a broken run
             if run.returncode not in (0, 1) or not run.outcomes:
                 bad = True
                 print(f"!! {client} on {backend}: pytest exit {run.returncode}\n{run.tail}")
-        comparison = compare(client, runs["numpy"], runs["jaxtensor"], known)
+        references = [runs[b] for b in backends(client) if b != CANDIDATE]
+        comparison = compare(client, references, runs[CANDIDATE], known)
         print(f"\n== {client}: {len(comparison.known)} known failures, "
               f"{len(comparison.unexpected)} unexpected")
         if args.verbose:
             for key, reason in comparison.known.items():
                 print(f"   known   {key}  # {reason}")
         for key, got in comparison.unexpected.items():
-            why = runs["jaxtensor"].messages.get(key, "")
+            why = runs[CANDIDATE].messages.get(key, "")
             print(f"   UNEXPECTED ({got})  {key}\n      {why}")
         bad = bad or bool(comparison.unexpected)
-    print(f"\n{'client':16} {'backend':10} {'passed':>7} {'failed':>7} {'skipped':>8} {'s':>7}")
+    print(f"\n{'client':16} {'backend':16} {'passed':>7} {'failed':>7} {'skipped':>8} {'s':>7}")
     for client, backend, run in rows:
-        print(f"{client:16} {backend:10} {run.count('passed'):7} {run.count('failed'):7} "
+        print(f"{client:16} {backend:16} {run.count('passed'):7} {run.count('failed'):7} "
               f"{run.count('skipped'):8} {run.seconds:7.1f}")
     return 1 if bad else 0
 

@@ -1,7 +1,8 @@
-"""A small part of scikit-learn's, SciPy's and array-api-extra's own array-API tests, on jaxtensor.
+"""A small part of client libraries' own array-API tests, on jaxtensor.
 
-Each client's ``ci`` subset (run_clients.py) runs on NumPy and on jaxtensor: every test that
-passes on NumPy must pass on jaxtensor, or be listed with its reason in known_failures.txt.
+Each client's ``ci`` subset (run_clients.py) runs on its references (NumPy, and
+array_api_strict for einops, xarray and marray) and on jaxtensor: every test that passes on
+a reference must pass on jaxtensor, or be listed with its reason in known_failures.txt.
 The clients are test dependencies (the ``test`` extra): a missing one fails here, never skips.
 The whole of the tracked tests runs with ``python tests/clients/run_clients.py``.
 """
@@ -17,7 +18,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run_clients  # noqa: E402
 
-MODULES = {"array-api-extra": "array_api_extra", "scipy": "scipy", "scikit-learn": "sklearn"}
+MODULES = {"array-api-extra": "array_api_extra", "scipy": "scipy", "scikit-learn": "sklearn",
+           "einops": "einops", "xarray": "xarray", "marray": "marray"}
 
 
 @pytest.mark.parametrize("client", sorted(run_clients.SUITES))
@@ -26,14 +28,17 @@ def test_client_suite_passes_on_jaxtensor_where_it_passes_on_numpy(client: str) 
         importlib.import_module(MODULES[client])
     except ImportError as e:  # a test dependency: install with pip install -e ".[test]"
         pytest.fail(f"{client} is not installed ({e}); it is in the 'test' extra")
-    runs = {b: run_clients.run_client(client, "ci", b, timeout=600) for b in run_clients.BACKENDS}
+    backends = run_clients.backends(client)
+    runs = {b: run_clients.run_client(client, "ci", b, timeout=600) for b in backends}
     for backend, run in runs.items():
         assert run.returncode in (0, 1) and run.outcomes, (backend, run.tail)
     assert runs["numpy"].count("passed") > 0
+    assert runs[run_clients.CANDIDATE].count("passed") > 0
+    references = [runs[b] for b in backends if b != run_clients.CANDIDATE]
     comparison = run_clients.compare(
-        client, runs["numpy"], runs["jaxtensor"], run_clients.load_known_failures()
+        client, references, runs[run_clients.CANDIDATE], run_clients.load_known_failures()
     )
     assert not comparison.unexpected, (
-        f"{client}: passed on NumPy, not on jaxtensor (fix, or list in known_failures.txt "
-        f"with the reason): {comparison.unexpected}"
+        f"{client}: passed on a reference, not on jaxtensor (fix, or list in "
+        f"known_failures.txt with the reason): {comparison.unexpected}"
     )
