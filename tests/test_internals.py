@@ -19,6 +19,7 @@ from jax import lax
 import jaxtensor as jt
 from jaxtensor import _fast_operators
 from jaxtensor._core import _constants, _storage
+from jaxtensor._jit import _jit
 from jaxtensor._jit import _trace as _jit_trace
 
 
@@ -197,7 +198,7 @@ def test_exception_in_the_function_then_calls_work():
         f(jt.zeros(2), 3)
     f(x, 4)
     assert x.tolist() == [4.0, 0.0, 0.0]
-    assert all(p.call is None for p in _state(f)._plans.values())
+    assert _jit.CALL.get() is None
     assert jt._core._context.current.get() is None
 
 
