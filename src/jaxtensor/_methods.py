@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _elementwise as ew
 from ._args import normalize_axis
-from ._core import Tensor, _cache, _kernels, _view, asarray, new_tensor
+from ._core import Tensor, _cache, _dtypes, _kernels, _view, asarray, new_tensor
 from ._data_exchange import _dlpack, _dlpack_device, _to_device
 from ._data_type_functions import astype as _astype
 from ._fast_operators import fast_operator
@@ -120,10 +120,19 @@ def _inplace_dtype_error(name: str, rdt: np.dtype, dt: np.dtype) -> TypeError:
     )
 
 
+#: NumPy's ``same_kind`` order of kinds: a result may be stored into a destination whose
+#: kind is not lower (``bool`` < unsigned < signed < real floating < complex)
+_KIND_ORDER = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
+
+
 def _same_kind(rdt: np.dtype, dt: np.dtype) -> bool:
+    """NumPy's ``same_kind`` casting from ``rdt`` to ``dt``, with ``bfloat16`` a real
+    floating dtype (``np.can_cast`` follows ``ml_dtypes``' registered casts instead, which
+    let complex into ``bfloat16``)."""
     ok = _INPLACE_CASTS.get((rdt, dt))
     if ok is None:
-        ok = _INPLACE_CASTS[rdt, dt] = bool(np.can_cast(rdt, dt, "same_kind"))
+        ok = _INPLACE_CASTS[rdt, dt] = (
+            _KIND_ORDER[_dtypes.kind(rdt)] <= _KIND_ORDER[_dtypes.kind(dt)])
     return ok
 
 
