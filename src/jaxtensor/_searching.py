@@ -32,11 +32,14 @@ def _arg_reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Ten
     dt = np.dtype(v.dtype)
     if dt.kind == "c":
         raise TypeError(f"{name}() needs a real-valued Tensor, got {dt}")
-    if v.size == 0:
-        raise ValueError(f"{name}() of an empty Tensor: there is no {name[3:]}imum")
     ax = None if axis is None else _args.normalize_axis(axis, v.ndim)
+    # (an empty result, from a zero-size axis not reduced, is fine: NumPy's rule)
+    if ax is None and v.size == 0:
+        raise ValueError(f"{name}() of an empty Tensor: there is no {name[3:]}imum")
     if ax is not None and v.shape[ax] == 0:
-        raise ValueError(f"{name}() along an empty axis {ax}")
+        raise ValueError(
+            f"{name}() along axis {ax} of size 0 (shape {v.shape}): there is no "
+            f"{name[3:]}imum")
     keep = bool(keepdims)
     idx = _dtypes.default_index
 

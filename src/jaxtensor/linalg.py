@@ -330,21 +330,29 @@ def matrix_norm(x: Tensor, /, *, keepdims: bool = False, ord: Any = "fro") -> Te
     keep = bool(keepdims)
     rdt = _real(dt)
     o = ord if isinstance(ord, str) else float(ord)
+    if not isinstance(o, str) and o < 0:
+        m, n = v.shape[-2:]
+        count = {-1.0: n, -2.0: min(m, n)}.get(o, m)  # columns, singular values, rows
+        if count == 0:
+            raise ValueError(
+                f"linalg.matrix_norm(ord={ord}) of {m}x{n} matrices: the minimum over zero "
+                f"{'columns' if o == -1 else 'singular values' if o == -2 else 'rows'} "
+                "has no identity")
 
     def fn(a: Any) -> Any:
+        # (a norm is never negative: the largest of nothing is 0, as in NumPy)
         if o == "fro":
             r = jnp.sqrt(jnp.sum(jnp.abs(a) ** 2, axis=(-2, -1)))
         elif o == "nuc":
             r = jnp.sum(_svdvals(a), axis=-1)
         elif o in (2.0, -2.0):
             s = _svdvals(a)
-            r = extremum(jnp.max if o > 0 else jnp.min, s, -1, False)
-        elif o in (1.0, -1.0):
-            c = jnp.sum(jnp.abs(a), axis=-2)
-            r = extremum(jnp.max if o > 0 else jnp.min, c, -1, False)
+            r = extremum(jnp.max, s, -1, False, initial=0.0) if o > 0 else extremum(
+                jnp.min, s, -1, False)
         else:
-            c = jnp.sum(jnp.abs(a), axis=-1)
-            r = extremum(jnp.max if o > 0 else jnp.min, c, -1, False)
+            c = jnp.sum(jnp.abs(a), axis=-2 if o in (1.0, -1.0) else -1)
+            r = extremum(jnp.max, c, -1, False, initial=0.0) if o > 0 else extremum(
+                jnp.min, c, -1, False)
         r = r.astype(rdt)
         return r[..., None, None] if keep else r
 
@@ -589,6 +597,10 @@ def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     axes = _args.normalize_axes(axis, v.ndim)
     keep = bool(keepdims)
     o = float(ord)
+    if o == -math.inf and any(v.shape[a] == 0 for a in axes):
+        raise ValueError(
+            f"linalg.vector_norm(ord=-inf) over zero elements (shape {tuple(v.shape)}, axis "
+            f"{axis}): the minimum of nothing has no identity")
 
     def fn(a: Any) -> Any:
         m = jnp.abs(a).astype(rdt)
