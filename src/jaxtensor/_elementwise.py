@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _complex_special as cs
 from . import _elementwise_kernels as k
-from ._args import as_value
+from ._args import tensor, value
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
 from ._docs._elementwise_docs import DOCS
 from ._fast_operators import remember
@@ -215,12 +215,10 @@ def _compare_out_of_range(name: str, x1: Any, x2: Any) -> Tensor:
 
 
 def _check(name: str, x: Any) -> Any:
-    if not isinstance(x, Tensor):
-        raise TypeError(
-            f"{name}() expects a Tensor, got {type(x).__name__}; convert it with "
-            "jaxtensor.asarray"
-        )
-    return x._value()
+    """The value of ``x``: a Tensor's, or anything ``asarray`` takes converted."""
+    if isinstance(x, Tensor):
+        return x._value()
+    return value(x, "x", name)
 
 
 def unary(name: str, fn: Callable[[Any], Any], x: Tensor) -> Tensor:
@@ -237,17 +235,14 @@ def _unary_float(name: str, fn: Callable[[Any], Any], x: Tensor) -> Tensor:
     return Tensor._wrap(_kernels.call((name, dt), lambda: _float_kernel(name, fn, dt), v))
 
 
+def _logical_operand(name: str, x: Any, arg: str) -> Any:
+    if isinstance(x, Tensor):
+        return x._value()
+    return np.asarray(builtins.bool(x)) if type(x) in SCALARS else value(x, arg, name)
+
+
 def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
-    if isinstance(x1, Tensor) and isinstance(x2, Tensor):
-        a, b = x1._value(), x2._value()
-    elif isinstance(x1, Tensor):
-        a, b = x1._value(), np.asarray(builtins.bool(x2)) if type(x2) in SCALARS else \
-            as_value(x2)
-    elif isinstance(x2, Tensor):
-        a, b = (np.asarray(builtins.bool(x1)) if type(x1) in SCALARS else as_value(x1),
-                x2._value())
-    else:
-        raise TypeError(f"{name}() expects at least one Tensor operand")
+    a, b = _logical_operand(name, x1, "x1"), _logical_operand(name, x2, "x2")
     return Tensor._wrap(_kernels.call((name,), lambda: fn, a, b))
 
 
@@ -355,7 +350,7 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
                 b = np.asarray(bound, dtype=dt)
                 kinds.append("s")
         else:
-            b = as_value(bound)
+            b = value(bound, "min" if bound is min else "max", "clip")
             kinds.append("t")
         args.append(b)
     key = ("clip", dt, tuple(kinds))
@@ -404,7 +399,7 @@ def real(x: Tensor, /) -> Tensor:
     Tensor(shape=[1], dtype=float32, device=cpu,
            [1.])
     """
-    _check("real", x)
+    x = tensor(x, "x", "real")
     if x.dtype.kind == "c":
         return x._derive(_view.with_component(x._view, x.shape, "real"))
     return x._derive(_view.compose_axes(x._view, x.shape, list(range(x.ndim))))
@@ -418,8 +413,8 @@ def imag(x: Tensor, /) -> Tensor:
     Tensor(shape=[1], dtype=float32, device=cpu,
            [2.])
     """
-    v = _check("imag", x)
+    x = tensor(x, "x", "imag")
     if x.dtype.kind == "c":
         return x._derive(_view.with_component(x._view, x.shape, "imag"))
-    return Tensor._wrap(_kernels.call(("imag",), lambda: jnp.zeros_like, v))
+    return Tensor._wrap(_kernels.call(("imag",), lambda: jnp.zeros_like, x._value()))
 

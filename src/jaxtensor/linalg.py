@@ -98,7 +98,7 @@ def _complex(dt: np.dtype) -> np.dtype:
 
 def _float_input(x: Any, fname: str, min_ndim: int = 2, square: bool = True) -> tuple[Any,
                                                                                       np.dtype]:
-    v = _args.value(x)
+    v = _args.value(x, "x", fname)
     dt = np.dtype(v.dtype)
     if dt.kind == "b":
         raise TypeError(f"linalg.{fname}() needs a numeric Tensor, got bool")
@@ -161,8 +161,8 @@ def cross(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
     >>> jt.linalg.cross(jt.asarray([1, 0, 0]), jt.asarray([0, 1, 0])).tolist()
     [0, 0, 1]
     """
-    a = _args.value(x1, "x1")
-    b = _args.value(x2, "x2")
+    a = _args.value(x1, "x1", "cross")
+    b = _args.value(x2, "x2", "cross")
     dt = _dtypes.promote(np.dtype(a.dtype), np.dtype(b.dtype))
     if dt.kind == "b":
         raise TypeError("linalg.cross() needs numeric Tensors")
@@ -216,7 +216,7 @@ def diagonal(x: Tensor, /, *, offset: int = 0) -> Tensor:
     >>> jt.linalg.diagonal(jt.asarray([[1, 2], [3, 4]]), offset=1).tolist()
     [2]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "diagonal")
     if v.ndim < 2:
         raise ValueError("linalg.diagonal() needs a Tensor with at least 2 dimensions")
     off = operator.index(offset)
@@ -367,7 +367,7 @@ def matrix_power(x: Tensor, n: int, /) -> Tensor:
     >>> jt.linalg.matrix_power(jt.asarray([[1, 1], [0, 1]]), 3).tolist()
     [[1, 3], [0, 1]]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "matrix_power")
     dt = np.dtype(v.dtype)
     if v.ndim < 2 or v.shape[-1] != v.shape[-2]:
         raise ValueError(
@@ -381,12 +381,12 @@ def matrix_power(x: Tensor, n: int, /) -> Tensor:
                              dt=dt))
 
 
-def _rtol(rtol: Any) -> Any:
+def _rtol(rtol: Any, fname: str) -> Any:
     if rtol is None:
         return None
-    if isinstance(rtol, Tensor):
-        return rtol._value()
-    return float(rtol)
+    if isinstance(rtol, (int, float)):
+        return float(rtol)
+    return _args.value(rtol, "rtol", fname)
 
 
 def matrix_rank(x: Tensor, /, *, rtol: Any = None) -> Tensor:
@@ -398,7 +398,7 @@ def matrix_rank(x: Tensor, /, *, rtol: Any = None) -> Tensor:
     1
     """
     v, dt = _float_input(x, "matrix_rank", square=False)
-    r = _rtol(rtol)
+    r = _rtol(rtol, "matrix_rank")
     idx = _dtypes.default_int
     if r is None:
         r = max(v.shape[-2:]) * float(jnp.finfo(_real(dt)).eps)
@@ -422,8 +422,8 @@ def outer(x1: Tensor, x2: Tensor, /) -> Tensor:
     >>> jt.linalg.outer(jt.asarray([1, 2]), jt.asarray([1, 10])).tolist()
     [[1, 10], [2, 20]]
     """
-    a = _args.value(x1, "x1")
-    b = _args.value(x2, "x2")
+    a = _args.value(x1, "x1", "outer")
+    b = _args.value(x2, "x2", "outer")
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(
             f"linalg.outer() needs two 1-D Tensors, got shapes {tuple(a.shape)} and "
@@ -441,7 +441,7 @@ def pinv(x: Tensor, /, *, rtol: Any = None) -> Tensor:
     [[0.5, 0.0], [0.0, 0.0]]
     """
     v, dt = _float_input(x, "pinv", square=False)
-    r = _rtol(rtol)
+    r = _rtol(rtol, "pinv")
     if r is not None and not isinstance(r, float):
         return Tensor._wrap(_kernels.call(
             ("pinv_arr", dt), lambda: lambda a, rr: jnp.linalg.pinv(a.astype(dt), rtol=rr),
@@ -495,7 +495,7 @@ def solve(x1: Tensor, x2: Tensor, /) -> Tensor:
     [1.0, 1.0]
     """
     a, adt = _float_input(x1, "solve")
-    b = _args.value(x2, "x2")
+    b = _args.value(x2, "x2", "solve")
     bdt = np.dtype(b.dtype)
     if bdt.kind in "iub":
         bdt = _dtypes.default_float
@@ -566,7 +566,7 @@ def trace(x: Tensor, /, *, offset: int = 0, dtype: Any = None) -> Tensor:
     >>> int(jt.linalg.trace(jt.asarray([[1, 2], [3, 4]])))
     5
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "trace")
     if v.ndim < 2:
         raise ValueError("linalg.trace() needs a Tensor with at least 2 dimensions")
     dt = accumulation_dtype(np.dtype(v.dtype), dtype)
@@ -587,7 +587,7 @@ def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     >>> float(jt.linalg.vector_norm(jt.asarray([3.0, 4.0])))
     5.0
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "vector_norm")
     dt = np.dtype(v.dtype)
     if dt.kind == "b":
         raise TypeError("linalg.vector_norm() needs a numeric Tensor")
