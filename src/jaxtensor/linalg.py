@@ -24,7 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args
+from . import _args, _numpy_names
 from ._core import Tensor, _dtypes, _kernels
 from ._linear_algebra import matmul, tensordot, vecdot
 from ._manipulation import broadcast_shapes, matrix_transpose
@@ -83,6 +83,12 @@ class SVDResult(NamedTuple):
     U: Tensor
     S: Tensor
     Vh: Tensor
+
+
+def __getattr__(name: str) -> object:
+    """``numpy.linalg``'s names this module lacks say what to write instead."""
+    raise _numpy_names.missing("module 'jaxtensor.linalg'", "jaxtensor.linalg",
+                               _numpy_names.LINALG, name)
 
 
 def _real(dt: np.dtype) -> np.dtype:
