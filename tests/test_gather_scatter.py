@@ -187,7 +187,8 @@ TAKE_ERRORS = [
      lambda x: jt.take(x, jt.asarray([0]), axis=1.5)),
     (TypeError, r"^take\(\): indices must have an integer dtype",
      lambda x: jt.take(x, jt.asarray([0.5]), axis=0)),
-    (TypeError, r"^take\(\): indices must be an integer Tensor or array, got str$",
+    (TypeError, r"^take\(\): indices must be an array \(a Tensor or anything jaxtensor\.asarray "
+                r"takes\), got str$",
      lambda x: jt.take(x, "a", axis=0)),
     (IndexError, r"^take\(\): index 7 is out of bounds for dimension 1 with size 2$",
      lambda x: jt.jit(lambda x, i: jt.take(x, i, axis=1))(x, jt.asarray([7]))),

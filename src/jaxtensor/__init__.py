@@ -96,6 +96,14 @@ __all__ = sorted(
     }
 )
 
+# NumPy's names this namespace does not have: their AttributeError says what to write instead
+from . import _numpy_names
+
+
+def __getattr__(name: str) -> object:
+    raise _numpy_names.missing("module 'jaxtensor'", "jaxtensor", _numpy_names.NAMESPACE, name)
+
+
 # the numpydoc sections of the public docstrings (Parameters, Returns, ...)
 from ._docs import _docstrings
 

@@ -10,7 +10,6 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from array_api_compat import is_array_api_obj
 
 from ._core import Tensor, _dtypes, asarray
 
@@ -19,28 +18,34 @@ Tracer = jax.core.Tracer
 _SCALARS = (bool, int, float, complex)
 
 
-def value(x: Any, name: str = "x") -> Any:
-    """The ``jax.Array`` (or tracer) behind a Tensor; another library's array is converted
-    (``asarray``); anything else raises ``TypeError``."""
-    if isinstance(x, Tensor):
-        return x._value()
-    if is_array_api_obj(x):  # NumPy, JAX, PyTorch, CuPy, ... or any __array_namespace__
-        return asarray(x)._value()
-    raise TypeError(
-        f"{name} must be a jaxtensor Tensor, got {type(x).__name__}; "
-        "convert it with jaxtensor.asarray"
-    )
-
-
-def as_value(x: Any) -> Any:
-    """The ``jax.Array`` (or tracer) behind a Tensor; a JAX array or tracer as it is; anything
-    else ``asarray`` takes (scalars, sequences, NumPy arrays, other libraries' arrays)
-    converted with it."""
+def value(x: Any, name: str = "x", fname: str | None = None) -> Any:
+    """The ``jax.Array`` (or tracer) behind an array argument: a Tensor's value, a JAX array
+    or tracer as it is, anything else ``asarray`` takes (NumPy and other libraries' arrays,
+    nested sequences, Python scalars) converted with it. What ``asarray`` refuses raises
+    ``TypeError`` naming the function ``fname`` and the argument ``name``."""
     if isinstance(x, Tensor):
         return x._value()
     if isinstance(x, (jax.Array, Tracer)):
         return x
-    return asarray(x)._value()
+    return tensor(x, name, fname)._value()
+
+
+def tensor(x: Any, name: str = "x", fname: str | None = None) -> Tensor:
+    """An array argument as a Tensor: a Tensor itself, anything else ``asarray`` takes
+    converted (so a view of it is a view of the converted Tensor, never of the caller's
+    array); what ``asarray`` refuses raises ``TypeError`` naming ``fname`` and ``name``."""
+    if isinstance(x, Tensor):
+        return x
+    try:
+        return asarray(x)
+    except (TypeError, ValueError) as exc:
+        where = f"{fname}(): " if fname else ""
+        # (why asarray refused an array or a sequence; a string or a dict needs no reason)
+        why = f": {exc}" if isinstance(x, (list, tuple)) or hasattr(x, "dtype") else ""
+        raise TypeError(
+            f"{where}{name} must be an array (a Tensor or anything jaxtensor.asarray takes), "
+            f"got {type(x).__name__}{why}"
+        ) from None
 
 
 def wrap(val: Any, *inputs: Any) -> Tensor:
@@ -83,7 +88,8 @@ def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(axes_in_order(axis, ndim)))
 
 
-def scalar_or_value(x: Any, other_dtype: np.dtype) -> tuple[Any, np.dtype]:
+def scalar_or_value(x: Any, other_dtype: np.dtype, fname: str | None = None
+                    ) -> tuple[Any, np.dtype]:
     """Value and dtype of an operand that may be a Python scalar (weak, as in the standard's
     mixing of scalars and arrays) next to an operand of ``other_dtype``."""
     if isinstance(x, Tensor):
@@ -99,19 +105,21 @@ def scalar_or_value(x: Any, other_dtype: np.dtype) -> tuple[Any, np.dtype]:
             return np.asarray(x, dtype=dt), dt
         except OverflowError:
             raise OverflowError(f"Python integer {x} out of bounds for {dt}") from None
-    v = value(x)
+    v = value(x, "x2", fname)
     return v, np.dtype(v.dtype)
 
 
-def promoted_pair(x1: Any, x2: Any, name: str = "x1") -> tuple[Any, Any, np.dtype]:
+def promoted_pair(x1: Any, x2: Any, name: str = "x1", fname: str | None = None
+                  ) -> tuple[Any, Any, np.dtype]:
     """Values of two operands, either of which may be a Python scalar, and their promoted
-    dtype. ``x1`` is taken as the array side unless only ``x2`` is a Tensor."""
-    if isinstance(x1, Tensor) or not isinstance(x2, Tensor):
-        a = value(x1, name)
-        b, bdt = scalar_or_value(x2, np.dtype(a.dtype))
+    dtype. ``x1`` is taken as the array side unless only ``x2`` is a Tensor (or only ``x1``
+    is a Python scalar)."""
+    if isinstance(x1, Tensor) or not (isinstance(x2, Tensor) or type(x1) in _SCALARS):
+        a = value(x1, name, fname)
+        b, bdt = scalar_or_value(x2, np.dtype(a.dtype), fname)
         return a, b, _dtypes.promote(np.dtype(a.dtype), bdt)
-    b = x2._value()
-    a, adt = scalar_or_value(x1, np.dtype(b.dtype))
+    b = value(x2, "x2", fname)
+    a, adt = scalar_or_value(x1, np.dtype(b.dtype), fname)
     return a, b, _dtypes.promote(adt, np.dtype(b.dtype))
 
 

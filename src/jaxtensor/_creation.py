@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import _args
 from ._core import Tensor, _dtypes, _kernels, _view
 from ._core._conversion import (
     _infer_python_dtype,
@@ -164,6 +165,11 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
     return _fill(shape, fill_value, dt, device)
 
 
+def _like(x: Any, fname: str) -> Tensor:
+    """``x`` of a ``*_like`` function: a Tensor, or an array-like converted by ``asarray``."""
+    return _args.tensor(x, "x", fname)
+
+
 def _like_dtype(x: Tensor, dtype: Any) -> np.dtype:
     return x.dtype if dtype is None else _dtypes.as_dtype(dtype)
 
@@ -183,6 +189,7 @@ def zeros_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor
     Tensor(shape=[2], dtype=int64, device=cpu,
            [0, 0])
     """
+    x = _like(x, "zeros_like")
     return _fill(x.shape, 0, _like_dtype(x, dtype), _dev(x, device))
 
 
@@ -194,6 +201,7 @@ def ones_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
     Tensor(shape=[2], dtype=int64, device=cpu,
            [1, 1])
     """
+    x = _like(x, "ones_like")
     return _fill(x.shape, 1, _like_dtype(x, dtype), _dev(x, device))
 
 
@@ -204,7 +212,7 @@ def empty_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor
     >>> jt.empty_like(jt.asarray([1, 2])).shape
     (2,)
     """
-    return zeros_like(x, dtype=dtype, device=device)
+    return zeros_like(_like(x, "empty_like"), dtype=dtype, device=device)
 
 
 def full_like(x: Tensor, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
@@ -215,6 +223,7 @@ def full_like(x: Tensor, /, fill_value: Any, *, dtype: Any = None, device: Any =
     Tensor(shape=[2], dtype=float32, device=cpu,
            [3., 3.])
     """
+    x = _like(x, "full_like")
     return full(x.shape, fill_value, dtype=_like_dtype(x, dtype), device=_dev(x, device))
 
 
@@ -330,8 +339,7 @@ def meshgrid(*arrays: Tensor, indexing: str = "xy") -> Any:
         raise ValueError(f"meshgrid() indexing must be 'xy' or 'ij', got {indexing!r}")
     vals = []
     for a in arrays:
-        if not isinstance(a, Tensor):
-            raise TypeError(f"meshgrid() expects Tensors, got {type(a).__name__}")
+        a = _args.tensor(a, "arrays", "meshgrid")
         if a.ndim != 1:
             raise ValueError(f"meshgrid() expects 1-D Tensors, got shape {a.shape}")
         vals.append(a._value())
@@ -345,8 +353,7 @@ def meshgrid(*arrays: Tensor, indexing: str = "xy") -> Any:
 
 
 def _tri(name: str, fn: Any, x: Tensor, k: int) -> Tensor:
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{name}() expects a Tensor, got {type(x).__name__}")
+    x = _args.tensor(x, "x", name)
     if x.ndim < 2:
         raise ValueError(f"{name}() needs at least 2 dimensions, got shape {x.shape}")
     k = operator.index(k)

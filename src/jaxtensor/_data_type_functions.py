@@ -12,7 +12,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._core import Tensor, _cache, _dtypes, _kernels
+from . import _args
+from ._core import Tensor, _cache, _dtypes, _kernels, asarray
 
 __all__ = [
     "astype", "can_cast", "finfo", "get_default_dtype", "iinfo", "isdtype", "result_type",
@@ -32,8 +33,7 @@ def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any 
     Tensor(shape=[2], dtype=int32, device=cpu,
            [ 1, -1])
     """
-    if not isinstance(x, Tensor):
-        raise TypeError(f"astype() expects a Tensor, got {type(x).__name__}")
+    x = _args.tensor(x, "x", "astype")
     dt = _dtypes.as_dtype(dtype)
     src = x.dtype
     if src.kind == "c" and dt.kind != "c":
@@ -74,7 +74,12 @@ def _dtype_of(obj: Any, fname: str, *, metadata: builtins.bool = False) -> np.dt
     except TypeError as exc:
         if "64-bit" in str(exc):
             raise
-        raise TypeError(f"{fname}() expects a dtype or a Tensor, got {obj!r}") from None
+    if not isinstance(obj, (str, type, np.dtype)):  # an array-like: the dtype asarray gives
+        try:
+            return asarray(obj).dtype
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"{fname}() expects a dtype or an array, got {obj!r}")
 
 
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:

@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _complex_special as cs
 from . import _elementwise_kernels as k
-from ._args import as_value
+from ._args import tensor, value
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
 from ._docs._elementwise_docs import DOCS
 from ._fast_operators import remember, typed_scalar
@@ -119,6 +119,38 @@ _UNARY: tuple[tuple[str, Callable, str], ...] = (
 )
 
 
+#: The dtype kinds (``_dtypes.kind``) a function is not defined for, where the category
+#: alone would let them through: NumPy refuses these too (and the standard leaves them out).
+_UNDEFINED: dict[str, str] = {
+    **{name: "c" for name in (
+        "atan2", "ceil", "copysign", "floor", "floor_divide", "hypot", "logaddexp",
+        "nextafter", "remainder", "signbit", "trunc")},
+    **{name: "b" for name in ("negative", "positive", "sign", "subtract")},
+    **{row[0]: "bfc" for row in _BINARY if row[2] == INTEGER},
+    **{row[0]: "fc" for row in (*_BINARY, *_UNARY) if row[2] == INTEGER_OR_BOOLEAN},
+}
+_TAKES = {"c": "real-valued", "b": "numeric (not bool)", "bfc": "integer",
+          "fc": "integer or boolean"}
+_OPERATOR = {"negative": "unary -", "positive": "unary +", "subtract": "-",
+             "floor_divide": "//", "remainder": "%", "bitwise_invert": "~",
+             "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
+             "bitwise_left_shift": "<<", "bitwise_right_shift": ">>"}
+_INSTEAD = {"negative": "; for bool use logical_not (~)",
+            "subtract": "; for bool use logical_xor (^)"}
+
+
+def _refuse_undefined(name: str, dt: np.dtype) -> None:
+    """``TypeError`` naming the function (and its operator) if it is not defined for ``dt``
+    (before the kernel, whose JAX message would name a lax primitive)."""
+    kinds = _UNDEFINED.get(name)
+    if kinds is not None and _dtypes.kind(dt) in kinds:
+        op = _OPERATOR.get(name)
+        raise TypeError(
+            f"{name}(){f' (the {op} operator)' if op else ''} needs {_TAKES[kinds]} Tensors, "
+            f"got {dt}{_INSTEAD.get(name, '')}"
+        )
+
+
 # -- how a function runs ------------------------------------------------------------------
 def _cast(a: Any, dt: np.dtype) -> Any:
     return a if a.dtype == dt else a.astype(dt)
@@ -150,8 +182,11 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
         if name not in _ORDER:
             raise
         return _compare_out_of_range(name, x1, x2)
+    except TypeError as exc:  # no promotion: say which function met it
+        raise TypeError(f"{name}(): {exc}") from None
     if floating:
         dt = float_of(dt)
+    _refuse_undefined(name, dt)
     kernel = _binary_kernels.get((name, dt))
     if kernel is None:
         kernel = _binary_kernels[name, dt] = jax.jit(
@@ -196,17 +231,17 @@ def _compare_out_of_range(name: str, x1: Any, x2: Any) -> Tensor:
 
 
 def _check(name: str, x: Any) -> Any:
-    if not isinstance(x, Tensor):
-        raise TypeError(
-            f"{name}() expects a Tensor, got {type(x).__name__}; convert it with "
-            "jaxtensor.asarray"
-        )
-    return x._value()
+    """The value of ``x``: a Tensor's, or anything ``asarray`` takes converted."""
+    if isinstance(x, Tensor):
+        return x._value()
+    return value(x, "x", name)
 
 
 def unary(name: str, fn: Callable[[Any], Any], x: Tensor) -> Tensor:
     """Apply ``fn`` to ``x``'s value in a cached compiled kernel."""
-    return Tensor._wrap(_kernels.call((name,), lambda: fn, _check(name, x)))
+    v = _check(name, x)
+    _refuse_undefined(name, v.dtype)
+    return Tensor._wrap(_kernels.call((name,), lambda: fn, v))
 
 
 def _unary_float(name: str, fn: Callable[[Any], Any], x: Tensor) -> Tensor:
@@ -216,28 +251,21 @@ def _unary_float(name: str, fn: Callable[[Any], Any], x: Tensor) -> Tensor:
     return Tensor._wrap(_kernels.call((name, dt), lambda: _float_kernel(name, fn, dt), v))
 
 
+def _logical_operand(name: str, x: Any, arg: str) -> Any:
+    if isinstance(x, Tensor):
+        return x._value()
+    return np.asarray(builtins.bool(x)) if type(x) in SCALARS else value(x, arg, name)
+
+
 def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
-    if isinstance(x1, Tensor) and isinstance(x2, Tensor):
-        a, b = x1._value(), x2._value()
-    elif isinstance(x1, Tensor):
-        a, b = x1._value(), np.asarray(builtins.bool(x2)) if type(x2) in SCALARS else \
-            as_value(x2)
-    elif isinstance(x2, Tensor):
-        a, b = (np.asarray(builtins.bool(x1)) if type(x1) in SCALARS else as_value(x1),
-                x2._value())
-    else:
-        raise TypeError(f"{name}() expects at least one Tensor operand")
+    a, b = _logical_operand(name, x1, "x1"), _logical_operand(name, x2, "x2")
     return Tensor._wrap(_kernels.call((name,), lambda: fn, a, b))
 
 
-def _bitwise_check(name: str, x: Any, shift: builtins.bool = False) -> None:
+def _bitwise_check(name: str, x: Any) -> None:
+    """A Tensor operand's own dtype (before promotion: ``bool_t << int8_t`` names bool)."""
     if isinstance(x, Tensor):
-        kind = x.dtype.kind
-        if kind in "fcV" or (shift and kind == "b"):  # (V: bfloat16)
-            raise TypeError(
-                f"{name}() needs {'integer' if shift else 'integer or boolean'} Tensors, "
-                f"got {x.dtype}"
-            )
+        _refuse_undefined(name, x.dtype)
 
 
 # -- the functions, made from the tables --------------------------------------------------
@@ -249,11 +277,9 @@ def _binary_function(name: str, kernel: Callable, category: str) -> Callable:
         def function(x1: Any, x2: Any, /) -> Tensor:
             return binary(name, kernel, x1, x2, floating=True)
     elif category in (INTEGER, INTEGER_OR_BOOLEAN):
-        shift = category == INTEGER
-
         def function(x1: Any, x2: Any, /) -> Tensor:
-            _bitwise_check(name, x1, shift)
-            _bitwise_check(name, x2, shift)
+            _bitwise_check(name, x1)
+            _bitwise_check(name, x2)
             return binary(name, kernel, x1, x2)
     elif category == BOOLEAN:
         on_bool = k.on_bool(kernel)
@@ -266,16 +292,12 @@ def _binary_function(name: str, kernel: Callable, category: str) -> Callable:
 
 
 def _unary_function(name: str, kernel: Callable, category: str) -> Callable:
-    if category == ANY:
+    if category in (ANY, INTEGER_OR_BOOLEAN):  # (unary() refuses what _UNDEFINED lists)
         def function(x: Tensor, /) -> Tensor:
             return unary(name, kernel, x)
     elif category == FLOATING:
         def function(x: Tensor, /) -> Tensor:
             return _unary_float(name, kernel, x)
-    elif category == INTEGER_OR_BOOLEAN:
-        def function(x: Tensor, /) -> Tensor:
-            _bitwise_check(name, x)
-            return unary(name, kernel, x)
     elif category == BOOLEAN:
         on_bool = k.on_bool(kernel)
 
@@ -319,7 +341,7 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
     v = _check("clip", x)
     dt = v.dtype
     if dt.kind == "c":
-        raise TypeError("clip() is not defined for complex Tensors")
+        raise TypeError(f"clip() needs real-valued Tensors, got {dt}")
     args = []
     kinds = []
     for bound in (min, max):
@@ -344,7 +366,7 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
                 b = np.asarray(bound, dtype=dt)
                 kinds.append("s")
         else:
-            b = as_value(bound)
+            b = value(bound, "min" if bound is min else "max", "clip")
             kinds.append("t")
         args.append(b)
     key = ("clip", dt, tuple(kinds))
@@ -393,7 +415,7 @@ def real(x: Tensor, /) -> Tensor:
     Tensor(shape=[1], dtype=float32, device=cpu,
            [1.])
     """
-    _check("real", x)
+    x = tensor(x, "x", "real")
     if x.dtype.kind == "c":
         return x._derive(_view.with_component(x._view, x.shape, "real"))
     return x._derive(_view.compose_axes(x._view, x.shape, list(range(x.ndim))))
@@ -407,8 +429,8 @@ def imag(x: Tensor, /) -> Tensor:
     Tensor(shape=[1], dtype=float32, device=cpu,
            [2.])
     """
-    v = _check("imag", x)
+    x = tensor(x, "x", "imag")
     if x.dtype.kind == "c":
         return x._derive(_view.with_component(x._view, x.shape, "imag"))
-    return Tensor._wrap(_kernels.call(("imag",), lambda: jnp.zeros_like, v))
+    return Tensor._wrap(_kernels.call(("imag",), lambda: jnp.zeros_like, x._value()))
 

@@ -105,11 +105,10 @@ def remainder(p: Any, q: Any) -> Any:
     if jnp.issubdtype(p.dtype, jnp.integer):
         return jnp.remainder(p, q)
     r = jnp.remainder(p, q)
-    # x1 finite, x2 infinite: x1 when the signs agree (or x1 is zero), else x2
-    fin_inf = jnp.isfinite(p) & jnp.isinf(q)
-    same = (jnp.signbit(p) == jnp.signbit(q)) | (p == 0)
-    r = jnp.where(fin_inf, jnp.where(same, p, q), r)
-    # a zero result takes the sign of x2
+    # x1 finite and non-zero, x2 infinite: x1 when the signs agree, else x2
+    fin_inf = jnp.isfinite(p) & (p != 0) & jnp.isinf(q)
+    r = jnp.where(fin_inf, jnp.where(jnp.signbit(p) == jnp.signbit(q), p, q), r)
+    # a zero result (x1 a zero and x2 infinite included) takes the sign of x2
     r = jnp.where((r == 0) & ~fin_inf, jnp.copysign(jnp.zeros_like(r), q), r)
     return jnp.where(jnp.isinf(p) | jnp.isnan(p) | jnp.isnan(q) | (q == 0), jnp.nan, r)
 

@@ -51,7 +51,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._args import as_value, sharded
+from . import _args
+from ._args import sharded
 from ._core import Tensor, _cache, _kernels, check_traced, new_tensor
 from ._core._uninitialized import uninitialized
 
@@ -98,12 +99,8 @@ def index_value(index: Any, fname: str, name: str = "index", *, allow_bool: bool
         v = np.asarray(index)
         if v.size == 0 and v.dtype.kind == "f":
             v = v.astype(np.int64)
-    elif hasattr(index, "__array_namespace__") or hasattr(index, "__dlpack__"):
-        v = as_value(index)
-    else:
-        raise TypeError(
-            f"{fname}(): {name} must be an integer Tensor or array, got {type(index).__name__}"
-        )
+    else:  # anything else asarray takes (a range, a buffer, another library's array)
+        v = _args.value(index, name, fname)
     kind = np.dtype(v.dtype).kind
     if kind == "b" and allow_bool:
         return v
@@ -462,7 +459,7 @@ def select(x: Any, dim: Any, index: Any, tile_shape: Sequence[int] | None = None
                     kernel = kernels.get(lo < 0)
                     if kernel is not None:
                         return new_tensor(kernel(xv, iv))
-    xv = as_value(x)
+    xv = _args.value(x, "x", fname)
     d = check_dim(dim, xv.ndim, fname, names[0])
     iv = index_value(index, fname, names[1])
     n = xv.shape[d] if xv.ndim else 1

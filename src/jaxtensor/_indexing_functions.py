@@ -31,7 +31,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._args import as_value, wrap
+from . import _args
+from ._args import wrap
 from ._core import Tensor, _kernels
 from ._index_select import check_bounds, check_dim, index_value, normalize, select
 from ._indexing import NonConcreteBooleanIndexError, prepare_value, rebuild, resolve
@@ -68,7 +69,7 @@ def _source(src: Any, dtype: np.dtype, fname: str, name: str = "src") -> Any:
         if isinstance(src, complex) and dtype.kind != "c":
             raise TypeError(f"{fname}(): cannot write a complex {name} into a {dtype} Tensor")
         return np.asarray(src, dtype=dtype)
-    v = as_value(src)
+    v = _args.value(src, "src", fname)
     if np.dtype(v.dtype).kind == "c" and dtype.kind != "c":
         raise TypeError(
             f"{fname}(): cannot write a {np.dtype(v.dtype)} {name} into a {dtype} Tensor; "
@@ -89,7 +90,7 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Tensor:
     >>> jt.take(jt.asarray([[1, 2], [3, 4]]), jt.asarray([1]), axis=1).tolist()
     [[2], [4]]
     """
-    xv = as_value(x)
+    xv = _args.value(x, "x", "take")
     if axis is None:
         if xv.ndim != 1:
             raise ValueError(
@@ -110,7 +111,7 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Tensor:
     >>> jt.take_along_axis(x, jt.asarray([[0], [1]]), axis=1).tolist()
     [[10], [40]]
     """
-    xv = as_value(x)
+    xv = _args.value(x, "x", "take_along_axis")
     iv = index_value(indices, "take_along_axis", "indices")
     ax = check_dim(axis, xv.ndim, "take_along_axis", "axis")
     if iv.ndim != xv.ndim:
@@ -148,7 +149,7 @@ def _coords(idx: Any, dim: int) -> tuple[Any, ...]:
 
 
 def _check_gs(fname: str, x: Any, dim: Any, index: Any, src: Any = None) -> tuple:
-    xv = as_value(x)
+    xv = _args.value(x, "x", fname)
     iv = index_value(index, fname)
     d = check_dim(dim, xv.ndim, fname)
     if iv.ndim != xv.ndim and not (iv.ndim <= 1 and xv.ndim <= 1):
@@ -191,7 +192,7 @@ def gather(x: Any, dim: int, index: Any) -> Tensor:
     """
     xv, iv, d, neg, checked = _check_gs("jt.gather", x, dim, index)
     n = xv.shape[d]
-    squeeze = as_value(x).ndim == 0
+    squeeze = _args.value(x, "x", "gather").ndim == 0
 
     def build() -> Callable:
         def f(a: Any, i: Any) -> Any:
@@ -313,7 +314,7 @@ def _scatter_prepare(fname: str, x: Any, dim: Any, index: Any, src: Any, reduce:
             f"{fname}(): reduce must be one of None, 'add', 'multiply', 'amax', 'amin' "
             f"(or 'sum', 'prod', 'mean'), got {reduce!r}"
         )
-    xv0 = as_value(x)
+    xv0 = _args.value(x, "x", fname)
     sv = _source(src, np.dtype(xv0.dtype), fname)
     xv, iv, d, neg, checked = _check_gs(fname, x, dim, index, sv)
     return xv, iv, sv, d, neg, checked, _REDUCE[reduce]
@@ -352,7 +353,7 @@ def scatter_reduce(x: Any, dim: int, index: Any, src: Any, reduce: str | None, *
     """
     xv, iv, sv, d, neg, checked, red = _scatter_prepare(_fname, x, dim, index, src, reduce)
     n = xv.shape[d]
-    squeeze = as_value(x).ndim == 0
+    squeeze = _args.value(x, "x", "scatter_reduce").ndim == 0
     build = _scatter_builder(d, n, neg, checked, red, bool(include_self), tuple(iv.shape))
     key = ("jt.scatter", d, n, neg, checked, red, bool(include_self), tuple(iv.shape))
     val = _kernels.call(key, build, xv, sv, iv)
@@ -413,7 +414,7 @@ def index_put(x: Any, indices: Any, values: Any, accumulate: bool = False) -> Te
     ...              accumulate=True).tolist()
     [0.0, 3.0, 0.0, 3.0]
     """
-    xt = x if isinstance(x, Tensor) else Tensor._wrap(as_value(x))
+    xt = x if isinstance(x, Tensor) else Tensor._wrap(_args.value(x, "x", "index_put"))
     out = Tensor._wrap(xt._value())
     _index_put_inplace(out, indices, values, accumulate)
     return wrap(out._value(), xt)
@@ -453,7 +454,7 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
 
 
 def _check_index_add(fname: str, x: Any, dim: Any, index: Any, source: Any) -> tuple:
-    xv = as_value(x)
+    xv = _args.value(x, "x", fname)
     d = check_dim(dim, xv.ndim, fname)
     iv = index_value(index, fname)
     if iv.ndim > 1:

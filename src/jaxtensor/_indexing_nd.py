@@ -13,7 +13,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._args import as_value, wrap
+from . import _args
+from ._args import wrap
 from ._core import Tensor, _kernels, check_traced
 from ._index_select import check_bounds, index_value, normalize
 from ._indexing_functions import _fmt, _mode, _smode, _source
@@ -62,7 +63,7 @@ def gather_nd(x: Any, index: Any) -> Tensor:
     >>> jt.gather_nd(x, jt.asarray([[1]])).tolist()
     [[3, 4]]
     """
-    xv = as_value(x)
+    xv = _args.value(x, "x", "gather_nd")
     shape = tuple(xv.shape)
     iv, k, neg = _check_nd("jt.gather_nd", shape, index)
     checked = not isinstance(iv, Tracer)
@@ -86,7 +87,7 @@ def scatter_nd_add(x: Any, index: Any, updates: Any) -> Tensor:
     >>> jt.scatter_nd_add(jt.zeros(3), jt.asarray([[1], [1]]), jt.ones(2)).tolist()
     [0.0, 2.0, 0.0]
     """
-    xv = as_value(x)
+    xv = _args.value(x, "x", "scatter_nd_add")
     shape = tuple(xv.shape)
     iv, k, neg = _check_nd("jt.scatter_nd_add", shape, index)
     uv = _source(updates, np.dtype(xv.dtype), "scatter_nd_add", "updates")
@@ -119,6 +120,6 @@ def scatter_nd(index: Any, updates: Any, shape: Sequence[int]) -> Tensor:
     >>> jt.scatter_nd(jt.asarray([[1], [3], [1]]), jt.asarray([9.0, 10.0, 11.0]), [5]).tolist()
     [0.0, 20.0, 0.0, 10.0, 0.0]
     """
-    uv = as_value(updates)
+    uv = _args.value(updates, "updates", "scatter_nd")
     shape = tuple(operator.index(s) for s in shape)
     return scatter_nd_add(Tensor._wrap(jnp.zeros(shape, uv.dtype)), index, uv)

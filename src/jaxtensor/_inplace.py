@@ -32,7 +32,7 @@ import jax
 import numpy as np
 
 from ._args import as_value
-from ._core import Tensor, _cache, _kernels, _view, new_tensor
+from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
 from ._fast_operators import _by_signature, _scalar_arg
 
 Tracer = jax.core.Tracer
@@ -54,10 +54,19 @@ def _inplace_dtype_error(name: str, rdt: np.dtype, dt: np.dtype) -> TypeError:
     )
 
 
+#: NumPy's ``same_kind`` order of kinds: a result may be stored into a destination whose
+#: kind is not lower (``bool`` < unsigned < signed < real floating < complex)
+_KIND_ORDER = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
+
+
 def _same_kind(rdt: np.dtype, dt: np.dtype) -> bool:
+    """NumPy's ``same_kind`` casting from ``rdt`` to ``dt``, with ``bfloat16`` a real
+    floating dtype (``np.can_cast`` follows ``ml_dtypes``' registered casts instead, which
+    let complex into ``bfloat16``)."""
     ok = _INPLACE_CASTS.get((rdt, dt))
     if ok is None:
-        ok = _INPLACE_CASTS[rdt, dt] = bool(np.can_cast(rdt, dt, "same_kind"))
+        ok = _INPLACE_CASTS[rdt, dt] = (
+            _KIND_ORDER[_dtypes.kind(rdt)] <= _KIND_ORDER[_dtypes.kind(dt)])
     return ok
 
 

@@ -18,8 +18,8 @@ __all__ = ["matmul", "tensordot", "vecdot"]
 
 
 def operands(x1: Any, x2: Any, fname: str) -> tuple[Any, Any, np.dtype]:
-    a = _args.value(x1, "x1")
-    b = _args.value(x2, "x2")
+    a = _args.value(x1, "x1", fname)
+    b = _args.value(x2, "x2", fname)
     dt = _dtypes.promote(np.dtype(a.dtype), np.dtype(b.dtype))
     return a, b, dt
 

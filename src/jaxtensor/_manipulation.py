@@ -1,6 +1,7 @@
 """Manipulation functions. Those NumPy answers with views answer with views here too:
 ``permute_dims``, ``matrix_transpose``, ``moveaxis``, ``expand_dims``, ``squeeze``, ``flip``
-and ``reshape`` of an input whose layout allows it."""
+and ``reshape`` of an input whose layout allows it. An array-like input (a NumPy array, a
+list) is converted with ``asarray`` first: the view is one of the converted Tensor."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ def reshape(x: Tensor, /, shape: Any, *, copy: bool | None = None) -> Tensor:
     >>> y.base is x
     True
     """
+    x = _args.tensor(x, "x", "reshape")
     new = _resolve_shape(x.shape, shape)
     if not copy:
         v = _view.compose_reshape(x._view, x.shape, new)
@@ -91,6 +93,7 @@ def permute_dims(x: Tensor, /, axes: tuple[int, ...]) -> Tensor:
     >>> y.shape, y.base is x
     ((4, 2, 3), True)
     """
+    x = _args.tensor(x, "x", "permute_dims")
     n = x.ndim
     axes = tuple(_args.normalize_axis(a, n) for a in axes)
     if sorted(axes) != list(range(n)):
@@ -106,6 +109,7 @@ def matrix_transpose(x: Tensor, /) -> Tensor:
     >>> jt.matrix_transpose(x).tolist()
     [[1, 4], [2, 5], [3, 6]]
     """
+    x = _args.tensor(x, "x", "matrix_transpose")
     return x.mT
 
 
@@ -117,6 +121,7 @@ def moveaxis(x: Tensor, source: Any, destination: Any, /) -> Tensor:
     >>> jt.moveaxis(x, 0, -1).shape
     (3, 4, 2)
     """
+    x = _args.tensor(x, "x", "moveaxis")
     n = x.ndim
     src, dst = _args.axes_in_order(source, n), _args.axes_in_order(destination, n)
     if len(src) != len(dst):
@@ -137,6 +142,7 @@ def expand_dims(x: Tensor, /, axis: Any = 0) -> Tensor:
     >>> jt.expand_dims(x, axis=(0, 2)).shape
     (1, 2, 1)
     """
+    x = _args.tensor(x, "x", "expand_dims")
     n = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
     axes = _args.axes_in_order(axis, n)
     order: list[int] = []
@@ -156,6 +162,7 @@ def squeeze(x: Tensor, /, axis: Any) -> Tensor:
     >>> jt.squeeze(x, axis=(0, 2)).shape
     (3,)
     """
+    x = _args.tensor(x, "x", "squeeze")
     axes = _args.axes_in_order(axis, x.ndim)
     for a in axes:
         if x.shape[a] != 1:
@@ -178,6 +185,7 @@ def flip(x: Tensor, /, *, axis: Any = None) -> Tensor:
     >>> jt.flip(x).tolist()
     [[4, 3], [2, 1]]
     """
+    x = _args.tensor(x, "x", "flip")
     axes = range(x.ndim) if axis is None else _args.axes_in_order(axis, x.ndim)
     key = tuple(slice(None, None, -1) if a in axes else slice(None) for a in range(x.ndim))
     return x[key]
@@ -226,7 +234,7 @@ def broadcast_to(x: Tensor, /, shape: Any) -> Tensor:
     >>> jt.broadcast_to(jt.asarray([1, 2]), (2, 2)).shape
     (2, 2)
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "broadcast_to")
     shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else tuple(
         operator.index(s) for s in shape)
     xs = tuple(v.shape)
@@ -247,6 +255,7 @@ def broadcast_arrays(*arrays: Tensor) -> tuple[Tensor, ...]:
     """
     if len(arrays) == 1 and isinstance(arrays[0], (list, tuple)):
         arrays = tuple(arrays[0])
+    arrays = tuple(_args.tensor(a, "arrays", "broadcast_arrays") for a in arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
     out = tuple(broadcast_to(a, shape) for a in arrays)
     return out if API_VERSION >= "2025.12" else list(out)  # a list before the 2025.12 standard
@@ -257,7 +266,7 @@ def _promoted(arrays: Any, fname: str) -> tuple[list[Any], np.dtype]:
         raise TypeError(f"{fname}() takes a list or tuple of Tensors")
     if not arrays:
         raise ValueError(f"{fname}() needs at least one Tensor")
-    vals = [_args.value(a, "arrays[i]") for a in arrays]
+    vals = [_args.value(a, "arrays[i]", fname) for a in arrays]
     dt = np.dtype(vals[0].dtype)
     for v in vals[1:]:
         dt = _dtypes.promote(dt, np.dtype(v.dtype))
@@ -340,7 +349,7 @@ def unstack(x: Tensor, /, *, axis: int = 0) -> tuple[Tensor, ...]:
     >>> [t.tolist() for t in jt.unstack(jt.asarray([[1, 2], [3, 4]]))]
     [[1, 2], [3, 4]]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "unstack")
     if v.ndim == 0:
         raise ValueError("unstack() needs a Tensor with at least one dimension")
     ax = _args.normalize_axis(axis, v.ndim)
@@ -365,15 +374,15 @@ def repeat(x: Tensor, repeats: Any, /, *, axis: int | None = None) -> Tensor:
     Tensor(shape=[3], dtype=int64, device=cpu,
            [1, 1, 2])
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "repeat")
     if axis is None:
         n = v.size
         ax = None
     else:
         ax = _args.normalize_axis(axis, v.ndim)
         n = v.shape[ax]
-    if isinstance(repeats, Tensor) or hasattr(repeats, "__array_namespace__"):
-        r = _args.value(repeats, "repeats")
+    if not isinstance(repeats, (int, np.integer)):  # an array of counts, any array-like
+        r = _args.value(repeats, "repeats", "repeat")
         if np.dtype(r.dtype).kind not in "iu":
             raise TypeError(f"repeat(): repeats must have an integer dtype, got {r.dtype}")
         if r.ndim > 1:
@@ -419,7 +428,7 @@ def roll(x: Tensor, /, shift: Any, *, axis: Any = None) -> Tensor:
     >>> jt.roll(jt.asarray([1, 2, 3]), 1).tolist()
     [3, 1, 2]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "roll")
     if isinstance(shift, (tuple, list)):
         sh: Any = tuple(operator.index(s) for s in shift)
     else:
@@ -457,7 +466,7 @@ def tile(x: Tensor, repetitions: Any, /) -> Tensor:
     >>> jt.tile(jt.asarray([1, 2]), (2,)).tolist()
     [1, 2, 1, 2]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "tile")
     reps = (tuple(operator.index(r) for r in repetitions)
             if isinstance(repetitions, (tuple, list)) else (operator.index(repetitions),))
     if any(r < 0 for r in reps):

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import _elementwise as ew
+from . import _numpy_names
 from ._args import normalize_axis
 from ._core import Tensor, _view, asarray, new_tensor
 from ._data_exchange import _dlpack, _dlpack_device, _to_device
@@ -496,6 +497,8 @@ METHODS: dict[str, Any] = {
     "to_device": _to_device,
     "__array_namespace__": array_namespace_method,
     "__contains__": contains,
+    # NumPy's attributes a Tensor lacks (x.copy(), x.fill(v)): the message says what to write
+    "__getattr__": _numpy_names.tensor_getattr,
     "__copy__": copy_method,
     "__deepcopy__": deepcopy_method,
     "__reduce__": reduce_method,

@@ -5,7 +5,8 @@ a Tensor is weak (``float32 + 1.0 -> float32``, ``int64 + 1.0 ->`` the default f
 A Python scalar that fits the result dtype goes to the kernel as it is (JAX passes Python
 numbers cheaply and the kernel casts them); any other is converted here, where an
 out-of-range int raises ``OverflowError``. Any other operand (a NumPy or JAX array, a list,
-another library's array) is converted with ``asarray`` (``_args.as_value``).
+another library's array) is converted with ``asarray`` (``_args.value``), also when neither
+operand is a Tensor.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._args import as_value
+from ._args import tensor, value
 from ._core import Tensor, _dtypes
 
 #: The Python scalar types an element-wise function takes as an operand.
@@ -34,7 +35,7 @@ def operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:
             dt = _dtypes.scalar_result(a.dtype, x2)
             b = scalar(x2, dt)
         else:
-            b = as_value(x2)
+            b = value(x2, "x2")
             dt = _dtypes.promote(a.dtype, b.dtype)
     elif isinstance(x2, Tensor):
         b = x2._value()
@@ -42,13 +43,12 @@ def operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:
             dt = _dtypes.scalar_result(b.dtype, x1)
             a = scalar(x1, dt)
         else:
-            a = as_value(x1)
+            a = value(x1, "x1")
             dt = _dtypes.promote(a.dtype, b.dtype)
-    else:
-        raise TypeError(
-            f"expected at least one Tensor operand, got {type(x1).__name__} and "
-            f"{type(x2).__name__}; convert one with jaxtensor.asarray"
-        )
+    elif type(x1) in SCALARS and type(x2) not in SCALARS:
+        return operands(x1, tensor(x2, "x2"))  # (a Python scalar stays weak next to it)
+    else:  # array-likes (and two Python scalars): converted as asarray would
+        return operands(tensor(x1, "x1"), x2)
     return a, b, dt
 
 

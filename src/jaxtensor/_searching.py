@@ -28,15 +28,18 @@ __all__ = [
 
 
 def _arg_reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
-    v = _args.value(x)
+    v = _args.value(x, "x", name)
     dt = np.dtype(v.dtype)
     if dt.kind == "c":
         raise TypeError(f"{name}() needs a real-valued Tensor, got {dt}")
-    if v.size == 0:
-        raise ValueError(f"{name}() of an empty Tensor: there is no {name[3:]}imum")
     ax = None if axis is None else _args.normalize_axis(axis, v.ndim)
+    # (an empty result, from a zero-size axis not reduced, is fine: NumPy's rule)
+    if ax is None and v.size == 0:
+        raise ValueError(f"{name}() of an empty Tensor: there is no {name[3:]}imum")
     if ax is not None and v.shape[ax] == 0:
-        raise ValueError(f"{name}() along an empty axis {ax}")
+        raise ValueError(
+            f"{name}() along axis {ax} of size 0 (shape {v.shape}): there is no "
+            f"{name[3:]}imum")
     keep = bool(keepdims)
     idx = _dtypes.default_index
 
@@ -76,7 +79,7 @@ def count_nonzero(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> 
     >>> int(jt.count_nonzero(jt.asarray([0, 1, 2])))
     2
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "count_nonzero")
     axes = _args.normalize_axes(axis, v.ndim)
     keep = bool(keepdims)
     idx = _dtypes.default_index
@@ -105,7 +108,7 @@ def nonzero(
     >>> [i.tolist() for i in jt.nonzero(jt.asarray([0, 5]), size=3, fill_value=-1)]
     [[1, -1, -1]]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "nonzero")
     if v.ndim == 0:
         raise ValueError(
             "nonzero() of a 0-D Tensor is not allowed by the Array API standard; use "
@@ -150,12 +153,10 @@ def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:
     >>> jt.where(jt.asarray([True, False]), jt.asarray([1, 2]), 0).tolist()
     [1, 0]
     """
-    c = _args.value(condition, "condition")
+    c = _args.value(condition, "condition", "where")
     if c.dtype != np.bool_:
         raise TypeError(f"where(): condition must be a boolean Tensor, got {c.dtype}")
-    if not isinstance(x1, Tensor) and not isinstance(x2, Tensor) and type(x1) in _args._SCALARS:
-        raise TypeError("where(): at least one of x1 and x2 must be a Tensor")
-    a, b, dt = _args.promoted_pair(x1, x2)
+    a, b, dt = _args.promoted_pair(x1, x2, fname="where")
     _args_shapes = (tuple(c.shape), tuple(np.shape(a)), tuple(np.shape(b)))
     broadcast_shapes(*_args_shapes)
 
@@ -177,7 +178,7 @@ def searchsorted(
     >>> jt.searchsorted(jt.asarray([1, 3, 5]), jt.asarray([3, 6]), side="right").tolist()
     [2, 3]
     """
-    a = _args.value(x1, "x1")
+    a = _args.value(x1, "x1", "searchsorted")
     if a.ndim != 1:
         raise ValueError(f"searchsorted(): x1 must be 1-D, got shape {tuple(a.shape)}")
     if side not in ("left", "right"):
@@ -192,7 +193,7 @@ def searchsorted(
     idx = _dtypes.default_index
     args = [a, b]
     if sorter is not None:
-        s = _args.value(sorter, "sorter")
+        s = _args.value(sorter, "sorter", "searchsorted")
         if np.dtype(s.dtype).kind not in "iu" or tuple(s.shape) != tuple(a.shape):
             raise ValueError("searchsorted(): sorter must be an integer Tensor shaped like x1")
         args.append(s)

@@ -64,7 +64,7 @@ def _unique_host(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
 
 def _unique(x: Tensor, fname: str, size: int | None, fill_value: Any) -> tuple[Any, ...]:
     """(values, indices, inverse (shaped like x), counts) as jax arrays."""
-    v = _args.value(x)
+    v = _args.value(x, "x", fname)
     idx = _dtypes.default_index
     if size is None:
         if _args.is_traced(v):
@@ -155,9 +155,7 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Tensor:
     >>> jt.isin(jt.asarray([1, 2, 3]), jt.asarray([2, 5])).tolist()
     [False, True, False]
     """
-    if not isinstance(x1, Tensor) and not isinstance(x2, Tensor):
-        raise TypeError("isin(): at least one of x1 and x2 must be a Tensor")
-    a, b, dt = _args.promoted_pair(x1, x2)
+    a, b, dt = _args.promoted_pair(x1, x2, fname="isin")
     inv = bool(invert)
 
     def build() -> Any:

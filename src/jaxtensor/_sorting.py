@@ -36,7 +36,7 @@ def argsort(
     >>> jt.argsort(jt.asarray([1, 2, 1, 2]), descending=True).tolist()
     [1, 3, 0, 2]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "argsort")
     _check(v, "argsort")
     if v.ndim == 0:
         ax = None
@@ -65,7 +65,7 @@ def sort(
     >>> jt.sort(jt.asarray([3, 1, 2]), descending=True).tolist()
     [3, 2, 1]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "sort")
     _check(v, "sort")
     if v.ndim == 0:
         return _args.wrap(_kernels.call(("sort0",), lambda: lambda a: a, v), x)

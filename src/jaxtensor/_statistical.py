@@ -53,7 +53,7 @@ def accumulation_dtype(dt: np.dtype, dtype: Any) -> np.dtype:
 
 def _reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool,
             dt: np.dtype | None = None, **static: Any) -> Tensor:
-    v = _args.value(x)
+    v = _args.value(x, "x", name)
     axes = _args.normalize_axes(axis, v.ndim)
     keep = bool(keepdims)
     items = tuple(sorted(static.items()))
@@ -101,7 +101,7 @@ def sum(x: Tensor, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
         fn = _sum_all.get(v.dtype) or _sum_all_kernel(v.dtype)
         out = fn(v)
         return new_tensor(out) if out is not v else _args.wrap(out, x)
-    dt = accumulation_dtype(np.dtype(_args.value(x).dtype), dtype)
+    dt = accumulation_dtype(np.dtype(_args.value(x, "x", "sum").dtype), dtype)
     return _reduce("sum", _sum, x, axis, keepdims, dt)
 
 
@@ -113,12 +113,12 @@ def prod(x: Tensor, /, *, axis: Any = None, dtype: Any = None,
     >>> int(jt.prod(jt.asarray([1, 2, 3, 4])))
     24
     """
-    dt = accumulation_dtype(np.dtype(_args.value(x).dtype), dtype)
+    dt = accumulation_dtype(np.dtype(_args.value(x, "x", "prod").dtype), dtype)
     return _reduce("prod", _prod, x, axis, keepdims, dt)
 
 
 def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
-    v = _args.value(x)
+    v = _args.value(x, "x", name)
     if np.dtype(v.dtype).kind == "c":
         raise TypeError(f"{name}() needs a real-valued Tensor, got {v.dtype}")
     axes = _args.normalize_axes(axis, v.ndim)
@@ -246,7 +246,7 @@ def mean(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:
     >>> float(jt.mean(jt.asarray([1.0, 2.0, 6.0])))
     3.0
     """
-    dt = _float_dtype(_args.value(x), "mean", True)
+    dt = _float_dtype(_args.value(x, "x", "mean"), "mean", True)
     return _reduce("mean", _mean, x, axis, keepdims, dt)
 
 
@@ -281,7 +281,7 @@ def var(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
     >>> float(jt.var(jt.asarray([1.0, 2.0, 3.0]), correction=1))
     1.0
     """
-    dt = _float_dtype(_args.value(x), "var", False)
+    dt = _float_dtype(_args.value(x, "x", "var"), "var", False)
     return _reduce("var", _var, x, axis, keepdims, dt, correction=_correction(correction))
 
 
@@ -293,12 +293,12 @@ def std(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
     >>> float(jt.std(jt.asarray([1.0, 3.0])))
     1.0
     """
-    dt = _float_dtype(_args.value(x), "std", False)
+    dt = _float_dtype(_args.value(x, "x", "std"), "std", False)
     return _reduce("std", _std, x, axis, keepdims, dt, correction=_correction(correction))
 
 
 def _cumulative(name: str, x: Tensor, axis: Any, dtype: Any, include_initial: bool) -> Tensor:
-    v = _args.value(x)
+    v = _args.value(x, "x", name)
     if axis is None:
         if v.ndim > 1:
             raise ValueError(

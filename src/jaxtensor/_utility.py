@@ -28,6 +28,7 @@ def shares_memory(a: Tensor, b: Tensor, /) -> bool:
     >>> jt.shares_memory(x, x[::2]), jt.shares_memory(x[::2], x[1::2])
     (True, False)
     """
+    a, b = _args.tensor(a, "a", "shares_memory"), _args.tensor(b, "b", "shares_memory")
     if a._storage is not b._storage:
         return False
     if a._view is None or b._view is None:
@@ -42,7 +43,7 @@ def shares_memory(a: Tensor, b: Tensor, /) -> bool:
 
 
 def _logical(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
-    v = _args.value(x)
+    v = _args.value(x, "x", name)
     axes = _args.normalize_axes(axis, v.ndim)
     keep = bool(keepdims)
 
@@ -83,7 +84,7 @@ def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = N
     >>> jt.diff(jt.asarray([1, 4, 9]), prepend=jt.asarray([0])).tolist()
     [1, 3, 5]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "diff")
     if v.ndim == 0:
         raise ValueError("diff() needs a Tensor with at least one dimension")
     ax = _args.normalize_axis(axis, v.ndim)
@@ -96,7 +97,7 @@ def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = N
     app = append is not None
     for name, t in (("prepend", prepend), ("append", append)):
         if t is not None:
-            w = _args.value(t, name)
+            w = _args.value(t, name, "diff")
             if w.ndim != v.ndim:
                 raise ValueError(
                     f"diff(): {name} must have the same number of dimensions as x "

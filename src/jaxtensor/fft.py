@@ -59,7 +59,7 @@ def _input(x: Tensor, fname: str, norm: str, want: str) -> tuple[Any, np.dtype]:
     """Value and the dtype to compute in: ``want`` is 'c' (complex in) or 'r' (real in)."""
     if norm not in _NORMS:
         raise ValueError(f"fft.{fname}(): norm must be one of {_NORMS}, got {norm!r}")
-    v = _args.value(x)
+    v = _args.value(x, "x", fname)
     dt = np.dtype(v.dtype)
     if _dtypes.kind(dt) not in "iufc":
         raise TypeError(f"fft.{fname}() needs a numeric Tensor, got {dt}")
@@ -278,7 +278,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
 
 
 def _shift(fname: str, x: Tensor, axes: Any, inverse: bool) -> Tensor:
-    v = _args.value(x)
+    v = _args.value(x, "x", fname)
     if axes is None:
         ax = tuple(range(v.ndim))
     elif isinstance(axes, (tuple, list)):

@@ -24,7 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args
+from . import _args, _numpy_names
 from ._core import Tensor, _dtypes, _kernels
 from ._linear_algebra import matmul, tensordot, vecdot
 from ._manipulation import broadcast_shapes, matrix_transpose
@@ -85,6 +85,12 @@ class SVDResult(NamedTuple):
     Vh: Tensor
 
 
+def __getattr__(name: str) -> object:
+    """``numpy.linalg``'s names this module lacks say what to write instead."""
+    raise _numpy_names.missing("module 'jaxtensor.linalg'", "jaxtensor.linalg",
+                               _numpy_names.LINALG, name)
+
+
 def _real(dt: np.dtype) -> np.dtype:
     if dt in _dtypes.half_dtypes:
         return dt
@@ -98,7 +104,7 @@ def _complex(dt: np.dtype) -> np.dtype:
 
 def _float_input(x: Any, fname: str, min_ndim: int = 2, square: bool = True) -> tuple[Any,
                                                                                       np.dtype]:
-    v = _args.value(x)
+    v = _args.value(x, "x", fname)
     dt = np.dtype(v.dtype)
     if dt.kind == "b":
         raise TypeError(f"linalg.{fname}() needs a numeric Tensor, got bool")
@@ -161,8 +167,8 @@ def cross(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
     >>> jt.linalg.cross(jt.asarray([1, 0, 0]), jt.asarray([0, 1, 0])).tolist()
     [0, 0, 1]
     """
-    a = _args.value(x1, "x1")
-    b = _args.value(x2, "x2")
+    a = _args.value(x1, "x1", "cross")
+    b = _args.value(x2, "x2", "cross")
     dt = _dtypes.promote(np.dtype(a.dtype), np.dtype(b.dtype))
     if dt.kind == "b":
         raise TypeError("linalg.cross() needs numeric Tensors")
@@ -216,7 +222,7 @@ def diagonal(x: Tensor, /, *, offset: int = 0) -> Tensor:
     >>> jt.linalg.diagonal(jt.asarray([[1, 2], [3, 4]]), offset=1).tolist()
     [2]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "diagonal")
     if v.ndim < 2:
         raise ValueError("linalg.diagonal() needs a Tensor with at least 2 dimensions")
     off = operator.index(offset)
@@ -330,21 +336,29 @@ def matrix_norm(x: Tensor, /, *, keepdims: bool = False, ord: Any = "fro") -> Te
     keep = bool(keepdims)
     rdt = _real(dt)
     o = ord if isinstance(ord, str) else float(ord)
+    if not isinstance(o, str) and o < 0:
+        m, n = v.shape[-2:]
+        count = {-1.0: n, -2.0: min(m, n)}.get(o, m)  # columns, singular values, rows
+        if count == 0:
+            raise ValueError(
+                f"linalg.matrix_norm(ord={ord}) of {m}x{n} matrices: the minimum over zero "
+                f"{'columns' if o == -1 else 'singular values' if o == -2 else 'rows'} "
+                "has no identity")
 
     def fn(a: Any) -> Any:
+        # (a norm is never negative: the largest of nothing is 0, as in NumPy)
         if o == "fro":
             r = jnp.sqrt(jnp.sum(jnp.abs(a) ** 2, axis=(-2, -1)))
         elif o == "nuc":
             r = jnp.sum(_svdvals(a), axis=-1)
         elif o in (2.0, -2.0):
             s = _svdvals(a)
-            r = extremum(jnp.max if o > 0 else jnp.min, s, -1, False)
-        elif o in (1.0, -1.0):
-            c = jnp.sum(jnp.abs(a), axis=-2)
-            r = extremum(jnp.max if o > 0 else jnp.min, c, -1, False)
+            r = extremum(jnp.max, s, -1, False, initial=0.0) if o > 0 else extremum(
+                jnp.min, s, -1, False)
         else:
-            c = jnp.sum(jnp.abs(a), axis=-1)
-            r = extremum(jnp.max if o > 0 else jnp.min, c, -1, False)
+            c = jnp.sum(jnp.abs(a), axis=-2 if o in (1.0, -1.0) else -1)
+            r = extremum(jnp.max, c, -1, False, initial=0.0) if o > 0 else extremum(
+                jnp.min, c, -1, False)
         r = r.astype(rdt)
         return r[..., None, None] if keep else r
 
@@ -359,7 +373,7 @@ def matrix_power(x: Tensor, n: int, /) -> Tensor:
     >>> jt.linalg.matrix_power(jt.asarray([[1, 1], [0, 1]]), 3).tolist()
     [[1, 3], [0, 1]]
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "matrix_power")
     dt = np.dtype(v.dtype)
     if v.ndim < 2 or v.shape[-1] != v.shape[-2]:
         raise ValueError(
@@ -373,12 +387,12 @@ def matrix_power(x: Tensor, n: int, /) -> Tensor:
                              dt=dt))
 
 
-def _rtol(rtol: Any) -> Any:
+def _rtol(rtol: Any, fname: str) -> Any:
     if rtol is None:
         return None
-    if isinstance(rtol, Tensor):
-        return rtol._value()
-    return float(rtol)
+    if isinstance(rtol, (int, float)):
+        return float(rtol)
+    return _args.value(rtol, "rtol", fname)
 
 
 def matrix_rank(x: Tensor, /, *, rtol: Any = None) -> Tensor:
@@ -390,7 +404,7 @@ def matrix_rank(x: Tensor, /, *, rtol: Any = None) -> Tensor:
     1
     """
     v, dt = _float_input(x, "matrix_rank", square=False)
-    r = _rtol(rtol)
+    r = _rtol(rtol, "matrix_rank")
     idx = _dtypes.default_int
     if r is None:
         r = max(v.shape[-2:]) * float(jnp.finfo(_real(dt)).eps)
@@ -414,8 +428,8 @@ def outer(x1: Tensor, x2: Tensor, /) -> Tensor:
     >>> jt.linalg.outer(jt.asarray([1, 2]), jt.asarray([1, 10])).tolist()
     [[1, 10], [2, 20]]
     """
-    a = _args.value(x1, "x1")
-    b = _args.value(x2, "x2")
+    a = _args.value(x1, "x1", "outer")
+    b = _args.value(x2, "x2", "outer")
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(
             f"linalg.outer() needs two 1-D Tensors, got shapes {tuple(a.shape)} and "
@@ -433,7 +447,7 @@ def pinv(x: Tensor, /, *, rtol: Any = None) -> Tensor:
     [[0.5, 0.0], [0.0, 0.0]]
     """
     v, dt = _float_input(x, "pinv", square=False)
-    r = _rtol(rtol)
+    r = _rtol(rtol, "pinv")
     if r is not None and not isinstance(r, float):
         return Tensor._wrap(_kernels.call(
             ("pinv_arr", dt), lambda: lambda a, rr: jnp.linalg.pinv(a.astype(dt), rtol=rr),
@@ -487,7 +501,7 @@ def solve(x1: Tensor, x2: Tensor, /) -> Tensor:
     [1.0, 1.0]
     """
     a, adt = _float_input(x1, "solve")
-    b = _args.value(x2, "x2")
+    b = _args.value(x2, "x2", "solve")
     bdt = np.dtype(b.dtype)
     if bdt.kind in "iub":
         bdt = _dtypes.default_float
@@ -558,7 +572,7 @@ def trace(x: Tensor, /, *, offset: int = 0, dtype: Any = None) -> Tensor:
     >>> int(jt.linalg.trace(jt.asarray([[1, 2], [3, 4]])))
     5
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "trace")
     if v.ndim < 2:
         raise ValueError("linalg.trace() needs a Tensor with at least 2 dimensions")
     dt = accumulation_dtype(np.dtype(v.dtype), dtype)
@@ -579,7 +593,7 @@ def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     >>> float(jt.linalg.vector_norm(jt.asarray([3.0, 4.0])))
     5.0
     """
-    v = _args.value(x)
+    v = _args.value(x, "x", "vector_norm")
     dt = np.dtype(v.dtype)
     if dt.kind == "b":
         raise TypeError("linalg.vector_norm() needs a numeric Tensor")
@@ -589,6 +603,10 @@ def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     axes = _args.normalize_axes(axis, v.ndim)
     keep = bool(keepdims)
     o = float(ord)
+    if o == -math.inf and any(v.shape[a] == 0 for a in axes):
+        raise ValueError(
+            f"linalg.vector_norm(ord=-inf) over zero elements (shape {tuple(v.shape)}, axis "
+            f"{axis}): the minimum of nothing has no identity")
 
     def fn(a: Any) -> Any:
         m = jnp.abs(a).astype(rdt)

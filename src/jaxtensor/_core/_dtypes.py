@@ -126,10 +126,8 @@ for _a in supported_dtypes:
 
 def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     """Promote two dtypes with the Array API table (raises ``TypeError`` off the table)."""
-    try:
-        return _table[a, b]
-    except KeyError:
-        return _promote_checked(np.dtype(a), np.dtype(b))
+    out = _table.get((a, b))
+    return _promote_checked(np.dtype(a), np.dtype(b)) if out is None else out
 
 
 def scalar_result(dtype: np.dtype, scalar: object) -> np.dtype:

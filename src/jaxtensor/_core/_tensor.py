@@ -371,7 +371,12 @@ class Tensor:
     __str__ = __repr__
 
     def __hash__(self) -> int:
-        return id(self)
+        # ``==`` compares values, so a hash by identity would let equal elements miss each
+        # other as dict keys and set members; NumPy, jax.Array and array_api_strict refuse
+        raise TypeError(
+            "unhashable type: 'Tensor' (== compares values, elementwise); use a Python "
+            "number as the key: t.item(), or tuple(t.tolist()) for a Tensor of several values"
+        )
 
 
 def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:

@@ -83,10 +83,13 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
             struct.append(("n",))
             resolved.append(item)
         elif t is Slice:
-            stop = item.start + item.size * item.step
-            struct.append(("s", item.start, None if stop < 0 else stop, item.step,
+            # a slice of at most one element takes step 1: its own step may exceed the
+            # int32 arithmetic of JAX's indexing (x[::2**31, [0]])
+            step = item.step if item.size > 1 else 1
+            stop = item.start + item.size * step
+            struct.append(("s", item.start, None if stop < 0 else stop, step,
                            item.axis + shift))
-            resolved.append(Slice(item.axis + shift, item.start, item.size, item.step))
+            resolved.append(Slice(item.axis + shift, item.start, item.size, step))
             pos = item.axis + shift + 1
         elif t is Int:
             i = next(it)

@@ -11,9 +11,11 @@ A single value gets these checks whatever its Python type: a NumPy scalar, a 0-D
 array, a 0-D Tensor or ``jax.Array`` is checked like the Python number it holds when its
 dtype does not cast safely to the destination's (NumPy itself wraps ``np.int64(300)`` into
 ``uint8`` silently; jaxtensor raises, see ``docs/decisions.md``). Non-numeric values
-(``np.datetime64``, strings) raise ``TypeError``. Inside ``jaxtensor.jit`` a traced single
-value is checked by the trace (the call raises the same error); under plain ``jax.jit``
-it is cast without the check.
+(``np.datetime64``, strings) raise ``TypeError``. Any other value is taken exactly when
+``asarray`` takes it (``range``, ``memoryview``, ``array.array``, other libraries' arrays),
+then cast by these rules. Inside ``jaxtensor.jit`` a traced single value is checked by the
+trace (the call raises the same error); under plain ``jax.jit`` it is cast without the
+check.
 """
 
 from __future__ import annotations
@@ -79,15 +81,8 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
         if arr.dtype.kind == "c" and dtype.kind != "c":
             raise _value_dtype_error(arr.dtype, dtype)
         arr = np.asarray(value, dtype=dtype)
-    elif isinstance(value, (np.bool_, np.number)):
-        arr = np.asarray(value)
-    elif hasattr(value, "__array_namespace__") or hasattr(value, "__dlpack__"):
-        arr = asarray(value)._value()  # another Array API library's array
-    else:
-        raise TypeError(
-            f"cannot assign an object of type {t.__name__} to a Tensor; assign a number, a "
-            "Tensor, or a NumPy/JAX array"
-        )
+    else:  # anything asarray takes: ranges, buffers, other libraries' arrays
+        arr = _converted(value)
     vdt = np.dtype(arr.dtype)
     if vdt.kind == "c" and dtype.kind != "c":
         raise _value_dtype_error(vdt, dtype)
@@ -125,6 +120,18 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
         with np.errstate(all="ignore"):
             arr = arr.astype(dtype)
     return arr
+
+
+def _converted(value: Any) -> Any:
+    """``asarray(value)``'s array, or the ``TypeError`` of a value it does not take."""
+    try:
+        return asarray(value)._value()
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"cannot assign an object of type {type(value).__name__} to a Tensor; assign a "
+            "number, a Tensor, or anything jaxtensor.asarray takes (a sequence, a NumPy, JAX "
+            "or other library's array, a buffer)"
+        ) from None
 
 
 def _has_traced(seq: Any) -> bool:
