@@ -9,21 +9,38 @@ When an internal changes, these are the tests to update."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import lax
+from jax.experimental import checkify
 
 import jaxtensor as jt
 from jaxtensor import _fast_operators
-from jaxtensor._core import _constants, _storage
+from jaxtensor._core import _constants, _jax_private, _storage
 from jaxtensor._jit import _trace as _jit_trace
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
 def _state(f):
     return f._jaxtensor_jit  # (a _jit.Jitted)
+
+
+def _run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh Python process on this tree's ``src`` (what is decided once per
+    process: registrations at import, environment variables read once)."""
+    full = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [SRC, *filter(None, [os.environ.get("PYTHONPATH")])]), **env)
+    return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True,
+                          text=True, timeout=300)
 
 
 # -- the short path and the guard ---------------------------------------------------------------
@@ -490,11 +507,11 @@ def test_a_flush_that_drops_duplicate_writes_leaves_nothing_queued():
 
 def test_slice_writes_at_different_starts_share_one_compiled_kernel() -> None:
     # templates are made per slice bounds; their write kernels are per view structure
-    from jaxtensor._indexing import _basic as _basic_index
+    from jaxtensor._indexing import _basic
     from jaxtensor._indexing._getset import _basic_sig
 
-    a = _basic_index.lookup(None, (64, 16), _basic_sig(slice(3, 5)))
-    b = _basic_index.lookup(None, (64, 16), _basic_sig(slice(9, 11)))
+    a = _basic.lookup(None, (64, 16), _basic_sig(slice(3, 5)))
+    b = _basic.lookup(None, (64, 16), _basic_sig(slice(9, 11)))
     assert a is not b and a.pick is b.pick
 
 
@@ -502,4 +519,158 @@ def test_every_parameter_of_a_public_function_has_a_description() -> None:
     from jaxtensor._docs import _docstrings
 
     assert _docstrings.UNDESCRIBED == [], (
-        "add these parameters' descriptions to src/jaxtensor/_docs_params.py")
+        "add these parameters' descriptions to src/jaxtensor/_docs/_params.py")
+
+
+# -- the private JAX names (_core/_jax_private.py) ---------------------------------------------
+#: What each name of ``_jax_private`` must be on the JAX release the tests run on.
+JAX_PRIVATE_KINDS = {
+    "EvalTrace": lambda v: isinstance(v, type) and issubclass(v, jax.core.Trace),
+    "eval_trace": lambda v: isinstance(v, _jax_private.EvalTrace),
+    "trace_state": lambda v: v.value is _jax_private.eval_trace,  # (outside any transformation)
+    "pytype_aval_mappings": lambda v: type(v) is dict and jt.Tensor in v,
+    "register_canonicalize_value_handler": callable,
+    "shard_arg_handlers": lambda v: type(v) is dict and jt.Tensor in v,
+    "checkify_rules": lambda v: type(v) is dict and _jit_trace.no_error_p in v,
+    "checkify_error_preds": callable,
+    "register_lowering": callable,
+    "lower_fun": callable,
+    "jnp_indexing": lambda v: isinstance(v, types.ModuleType) and callable(
+        v.eliminate_deprecated_list_indexing),
+    "make_noop_ffi_handler": callable,
+    "MISSING": lambda v: v == {},  # every fenced name is there on the release tested
+}
+
+
+def test_every_private_jax_name_is_there_with_its_kind():
+    assert set(JAX_PRIVATE_KINDS) == set(_jax_private.__all__)
+    wrong = [n for n, ok in JAX_PRIVATE_KINDS.items() if not ok(getattr(_jax_private, n))]
+    assert not wrong, wrong
+    assert _jit_trace.GATED
+
+
+def test_the_trace_state_follows_jax_transformations():
+    seen = []
+
+    def f(v):
+        seen.append(_jax_private.trace_state.value)
+        return v
+
+    jax.jit(f)(1.0)
+    jax.grad(f)(1.0)
+    assert len(seen) == 2
+    assert not any(isinstance(t, _jax_private.EvalTrace) for t in seen)
+    assert _jax_private.trace_state.value is _jax_private.eval_trace
+
+
+def test_checkify_error_preds_reads_the_error_state():
+    def f(v):
+        checkify.check(v > 0, "negative")
+        return v
+
+    err, _ = checkify.checkify(f)(-1.0)
+    assert [bool(p) for p in _jax_private.checkify_error_preds(err)] == [True]
+    err, _ = checkify.checkify(f)(1.0)
+    assert [bool(p) for p in _jax_private.checkify_error_preds(err)] == [False]
+
+
+#: A JAX release without the fenced names, simulated: before jaxtensor is imported, the JAX
+#: modules it reads are replaced by proxies that hide those names (and put back afterwards).
+_WITHOUT_PRIVATE_NAMES = """
+import sys, types, warnings
+import jax, jax.numpy as jnp
+from jax import lax
+import jax._src.checkify, jax._src.numpy.indexing
+HIDE = {
+    "jax._src.core": {"trace_state_strong_ref", "EvalTrace", "eval_trace",
+                      "pytype_aval_mappings"},
+    "jax._src.checkify": {"error_checks"},
+    "jax._src.numpy.indexing": {"eliminate_deprecated_list_indexing"},
+}
+
+class Hiding(types.ModuleType):
+    def __init__(self, mod, hidden):
+        super().__init__(mod.__name__)
+        self._mod, self._hidden = mod, hidden
+
+    def __getattr__(self, name):
+        if name in self._hidden:
+            raise AttributeError(name)
+        return getattr(self._mod, name)
+
+def put(name, mod):
+    parent, _, leaf = name.rpartition(".")
+    sys.modules[name] = mod
+    setattr(sys.modules[parent], leaf, mod)
+
+real = {name: sys.modules[name] for name in HIDE}
+for name, hidden in HIDE.items():
+    put(name, Hiding(real[name], hidden))
+try:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        import jaxtensor as jt
+finally:
+    for name, mod in real.items():
+        put(name, mod)
+from jaxtensor._core import _jax_private as p
+
+print(sorted(p.MISSING))
+print(len(caught), all(n in str(caught[0].message) for n in p.MISSING))
+print(type(p.trace_state).__name__, p.EvalTrace is type(p.eval_trace))
+x = jt.zeros(4)
+x[1] = 2.0
+x[1:3] += 1.0
+
+@jt.jit
+def put_at(x, i):
+    x[i] = 5.0
+
+put_at(x, 3)
+print(x.tolist())
+try:
+    put_at(x, 7)
+except IndexError as e:
+    print(e)
+
+@jt.jit
+def write_after_loop(x, v):
+    lax.fori_loop(0, 2, lambda k, c: c + x[k + v], x[0])  # a check in a loop body
+    x[0] = 7.0
+
+y = jt.zeros(3)
+try:
+    write_after_loop(y, 5)
+except IndexError as e:
+    print(e)
+print(y.tolist())
+for read in (lambda: lax.add(jt.ones(2), 1.0), lambda: jnp.arange(3)[jt.asarray(1)]):
+    try:
+        read()
+    except Exception as e:
+        print(type(e).__name__)
+print(jax.jit(lambda a: a * 2)(jt.ones(2)).tolist())
+"""
+
+
+def test_a_jax_without_the_fenced_names_still_imports_jaxtensor():
+    """Each fenced name missing: the import warns once naming them all, and what needs them
+    falls back (the current trace through the public context manager) or is off, as
+    ``MISSING`` says (writes after a failed check in a loop body are not skipped; jax.lax
+    and JAX's indexing do not take Tensors); everything else works."""
+    proc = _run_python(_WITHOUT_PRIVATE_NAMES)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "['jax._src.checkify.error_checks', 'jax._src.core.pytype_aval_mappings', "
+        "'jax._src.core.trace_state_strong_ref', "
+        "'jax._src.numpy.indexing.eliminate_deprecated_list_indexing']",
+        "1 True",
+        "_PublicTraceState True",
+        "[0.0, 3.0, 1.0, 5.0]",
+        "index 7 is out of bounds for axis 0 with size 4",
+        "index 5 is out of bounds for axis 0 with size 3",
+        "[7.0, 0.0, 0.0]",  # not gated: the write after the failed check happened
+        "ValueError",
+        "ValueError",
+        "[2.0, 2.0]",
+    ], proc.stdout

@@ -18,6 +18,8 @@ import jax
 import numpy as np
 from jax import lax
 
+from ._jax_private import make_noop_ffi_handler
+
 #: The FFI target that hands XLA:CPU an output buffer without writing it (see
 #: :func:`uninitialized`).
 UNINIT_TARGET = "jaxtensor_uninitialized"
@@ -39,62 +41,13 @@ def _register_uninit() -> bool:
             _uninit_ok = False
             return False
         try:
-            _uninit_handler = _make_uninit_handler()
+            _uninit_handler = make_noop_ffi_handler()
             jax.ffi.register_ffi_target(UNINIT_TARGET, jax.ffi.pycapsule(_uninit_handler),
                                         platform="cpu")
             _uninit_ok = True
         except Exception:  # noqa: BLE001 - no ctypes or no FFI: fall back to lax.empty
             _uninit_ok = False
         return _uninit_ok
-
-
-def _make_uninit_handler() -> Any:
-    """The XLA FFI handler (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``) as a ctypes callback.
-
-    It reads only the head of the call frame (the structs below mirror
-    ``xla/ffi/api/c_api.h``). At execution it returns NULL (success) at once: XLA has allocated
-    the output and leaving it untouched is the whole point. The only other call is XLA's
-    metadata query when it compiles a program that uses the target: the handler reports the
-    runtime's own API version (it uses nothing version-dependent) and no traits.
-    """
-    import ctypes
-
-    class _Ext(ctypes.Structure):  # XLA_FFI_Extension_Base
-        _fields_ = [("struct_size", ctypes.c_size_t), ("type", ctypes.c_int),
-                    ("next", ctypes.c_void_p)]
-
-    class _Version(ctypes.Structure):  # XLA_FFI_Api_Version
-        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
-                    ("major", ctypes.c_int), ("minor", ctypes.c_int)]
-
-    class _Api(ctypes.Structure):  # the head of XLA_FFI_Api
-        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
-                    ("api_version", _Version)]
-
-    class _Metadata(ctypes.Structure):  # XLA_FFI_Metadata
-        _fields_ = [("struct_size", ctypes.c_size_t), ("api_version", _Version),
-                    ("traits", ctypes.c_uint32), ("state_type_id", ctypes.c_int64)]
-
-    class _MetadataExt(ctypes.Structure):  # XLA_FFI_Metadata_Extension
-        _fields_ = [("base", _Ext), ("metadata", ctypes.POINTER(_Metadata))]
-
-    class _Frame(ctypes.Structure):  # the head of XLA_FFI_CallFrame
-        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.POINTER(_Ext)),
-                    ("api", ctypes.POINTER(_Api))]
-
-    metadata_extension = 1  # XLA_FFI_Extension_Metadata
-
-    def handler(frame_ptr: int) -> None:
-        frame = _Frame.from_address(frame_ptr)
-        ext = frame.extension_start
-        if ext and ext.contents.type == metadata_extension:
-            meta = ctypes.cast(ext, ctypes.POINTER(_MetadataExt)).contents.metadata.contents
-            v = frame.api.contents.api_version
-            meta.api_version = _Version(ctypes.sizeof(_Version), None, v.major, v.minor)
-            meta.traits = 0
-        return None
-
-    return ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(handler)
 
 
 def uninitialized(shape: Sequence[int], dtype: Any) -> Any:

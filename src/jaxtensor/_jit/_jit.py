@@ -47,11 +47,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core as _core
 from jax.experimental import checkify
 
 from .._core import LOCK, Storage, Tensor, _config, _view, current_trace
 from .._core import current as _current
+from .._core._jax_private import EvalTrace as _EvalTrace
+from .._core._jax_private import eval_trace as _eval_trace
+from .._core._jax_private import trace_state as _trace_state
 from . import _guard, _shardings
 from . import _pytree as jpt
 from . import _trace as jtr
@@ -59,8 +61,6 @@ from . import _trace as jtr
 __all__ = ["jit"]
 
 Tracer = jax.core.Tracer
-_EvalTrace = _core.EvalTrace
-_trace_state = _core.trace_state_strong_ref  # .value: the current JAX trace
 _IDX = _view._IDX_NP
 _ArrayImpl = type(jnp.zeros(0))
 
@@ -449,7 +449,7 @@ class Jitted:
              ) -> tuple[dict, jtr.Trace]:
         (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
         if type(call) is list:  # a plain call
-            storages, outer, parent = call, _core.eval_trace, None
+            storages, outer, parent = call, _eval_trace, None
         else:
             storages, outer, parent = call.storages, call.outer, call.parent
         positions, other_pos, starts_pos = jpt.layout(spec)
