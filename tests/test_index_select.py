@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 import jaxtensor as jt
 from jaxtensor import _index_select
-from jaxtensor._core import _uninitialized
 
 _HAVE = set(jt.__array_namespace_info__().dtypes())  # no 64-bit dtypes with JAX_ENABLE_X64=0
 DTYPES = [d for d in ("float32", "float64", "int32", "int64", "int8", "uint8", "bool",
@@ -143,20 +142,20 @@ def test_dispatch_heuristic(monkeypatch):
 
 @pytest.mark.parametrize("dtype", [d for d in ("float32", "bool", "int8", "complex64", "float64")
                                    if d in _HAVE])
-def test_tiled_uninitialised_output_is_fully_written(dtype):
-    """Outputs above UNINIT_MIN_BYTES start from an uninitialised buffer on CPU: every element,
-    remainder tiles included, must be written (garbage would show), fresh and under jit."""
+def test_tiled_output_is_fully_written(dtype):
+    """Every element of the tiled kernel's output is written, remainder tiles included, fresh,
+    under jit and differentiated (with the opt-in uninitialised output, garbage would show:
+    tests/test_internals.py runs the same there)."""
     rng = np.random.default_rng(11)
     x = _values((37, 300, 9), dtype, 12)
     idx = rng.integers(-300, 300, 501)
     exp = np.take(x, idx, axis=1)
-    assert exp.nbytes >= _uninitialized.UNINIT_MIN_BYTES
     for tile in ([5, 64, 9], [37, 7, 4], [1, 501, 9], [2, 3, 2]):
         got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=tile)
         np.testing.assert_array_equal(np.asarray(got), exp)
     f = jax.jit(lambda v, i: jt.index_select(v, -2, i, tile_shape=[8, 100, 9]).to_jax())
     np.testing.assert_array_equal(np.asarray(f(jnp.asarray(x), jnp.asarray(idx))), exp)
-    if dtype == "float32":  # and differentiated (the uninitialised buffer has no tangent)
+    if dtype == "float32":
         w = rng.standard_normal(exp.shape).astype(np.float32)
         g = jax.grad(lambda v: jnp.vdot(w, jt.index_select(v, 1, idx, tile_shape=[8, 64, 9])
                                         .to_jax()))(jnp.asarray(x))
@@ -165,55 +164,20 @@ def test_tiled_uninitialised_output_is_fully_written(dtype):
         np.testing.assert_allclose(np.asarray(g), ref, rtol=1e-5, atol=1e-5)
 
 
-def test_uninitialised_output_can_be_switched_off():
-    """JAXTENSOR_UNINITIALIZED_OUTPUT=0: no FFI target is registered, the tiled kernel starts
-    from lax.empty and gives the same result (run in a fresh process: registration is once)."""
-    import os
-    import subprocess
-    import sys
-
-    code = (
-        "import numpy as np, jaxtensor as jt\n"
-        "from jaxtensor._core import _uninitialized as s\n"
-        "x = np.arange(37 * 300 * 9, dtype=np.float32).reshape(37, 300, 9)\n"
-        "idx = np.arange(299, -1, -1)\n"
-        "got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=[5, 64, 9])\n"
-        "assert np.array_equal(np.asarray(got), x[:, idx]), 'wrong values'\n"
-        "assert s._register_uninit() is False and s._uninit_handler is None\n"
-        "print('ok')\n"
-    )
-    env = dict(os.environ, JAXTENSOR_UNINITIALIZED_OUTPUT="0")
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
-
-
 def test_default_under_tracing_is_exportable(monkeypatch):
-    """Inside a user's jit the default is the direct gather (no CPU-only FFI target in the
-    program), even for a shape the eager rule runs tiled; an explicit tile_shape is tiled."""
+    """Inside a user's jit the default is the direct gather (no loop, and with the opt-in
+    uninitialised output no CPU-only FFI target), even for a shape the eager rule runs
+    tiled; an explicit tile_shape is tiled."""
     monkeypatch.setattr(_index_select, "cpu_threads", 1)
     x = jnp.ones((2048, 256), jnp.float32)
     idx = jnp.arange(128) % 256
+    assert _index_select.choose_kernel("cpu", (2048, 128), 4, False, 2048, 1) == "tiled"
     f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
-    assert _uninitialized.UNINIT_TARGET not in f.lower(x, idx).as_text()
+    assert " while(" not in f.lower(x, idx).compile().as_text()
     jax.export.export(f)(x, idx)  # serialisable
     g = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[64, 128]).to_jax())
     assert " while(" in g.lower(x, idx).compile().as_text()
     np.testing.assert_array_equal(np.asarray(g(x, idx)), np.asarray(f(x, idx)))
-
-
-def test_tiled_loop_has_no_zero_filled_output():
-    """The compiled tiled kernel starts from the no-op FFI buffer, not a broadcast zero fill,
-    and walks its tiles in one while loop."""
-    if jax.default_backend() != "cpu":
-        pytest.skip("the FFI buffer is the CPU path")
-    x = jnp.ones((1000, 256), jnp.float32)
-    idx = jnp.arange(512) % 1000
-    hlo = jax.jit(lambda v, i: _index_select.tiled_gather(v, i, 0, (64, 256))).lower(
-        x, idx).compile().as_text()
-    assert _uninitialized.UNINIT_TARGET in hlo
-    assert " while(" in hlo
-    assert "f32[512,256]{1,0} broadcast(" not in hlo
 
 
 def test_out_writes_into_storage_and_reuses_buffer():

@@ -674,3 +674,69 @@ def test_a_jax_without_the_fenced_names_still_imports_jaxtensor():
         "ValueError",
         "[2.0, 2.0]",
     ], proc.stdout
+
+
+# -- index_select's uninitialised output (_core/_uninitialized.py): opt-in ---------------------
+_TILED_KERNEL = """
+import os
+import jax, jax.numpy as jnp, numpy as np
+import jaxtensor as jt
+from jaxtensor import _index_select
+from jaxtensor._core import _uninitialized as u
+
+print(u._register_uninit(), u._uninit_handler is not None)
+x = jnp.ones((1000, 256), jnp.float32)
+idx = jnp.arange(512) % 1000
+hlo = jax.jit(lambda v, i: _index_select.tiled_gather(v, i, 0, (64, 256))).lower(
+    x, idx).compile().as_text()
+print(u.UNINIT_TARGET in hlo, " while(" in hlo, "f32[512,256]{1,0} broadcast(" in hlo)
+# inside a user's jit the default is the direct gather: no FFI target, exportable
+_index_select.cpu_threads = 1
+f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
+xs, ids = jnp.ones((2048, 256), jnp.float32), jnp.arange(128) % 256
+print(u.UNINIT_TARGET in f.lower(xs, ids).as_text())
+jax.export.export(f)(xs, ids)
+# every element of an output above UNINIT_MIN_BYTES is written: remainder tiles, each dtype,
+# eagerly, under jit and differentiated (garbage would show)
+rng = np.random.default_rng(11)
+idx = rng.integers(-300, 300, 501)
+dtypes = [d for d in ("float32", "bool", "int8", "complex64", "float64")
+          if d in set(jt.__array_namespace_info__().dtypes())]
+for dtype in dtypes:
+    v = (rng.standard_normal((37, 300, 9)) * 50).astype(dtype)
+    exp = np.take(v, idx, axis=1)
+    assert exp.nbytes >= u.UNINIT_MIN_BYTES
+    for tile in ([5, 64, 9], [37, 7, 4], [1, 501, 9], [2, 3, 2]):
+        got = jt.index_select(jt.asarray(v), 1, jt.asarray(idx), tile_shape=tile)
+        assert np.array_equal(np.asarray(got), exp), (dtype, tile)
+    g = jax.jit(lambda a, i: jt.index_select(a, -2, i, tile_shape=[8, 100, 9]).to_jax())
+    assert np.array_equal(np.asarray(g(jnp.asarray(v), jnp.asarray(idx))), exp), dtype
+v = rng.standard_normal((37, 300, 9)).astype(np.float32)
+w = rng.standard_normal((37, 501, 9)).astype(np.float32)
+grad = jax.grad(lambda a: jnp.vdot(w, jt.index_select(a, 1, idx, tile_shape=[8, 64, 9])
+                                   .to_jax()))(jnp.asarray(v))
+ref = np.zeros_like(v)
+np.add.at(ref, (slice(None), np.where(idx < 0, idx + 300, idx)), w)
+print(np.allclose(np.asarray(grad), ref, rtol=1e-5, atol=1e-5), len(dtypes) >= 4)
+"""
+
+
+def _tiled_kernel_run(**env: str) -> list[str]:
+    proc = _run_python(_TILED_KERNEL, JAX_PLATFORMS="cpu", **env)  # (the FFI buffer's path)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def test_uninitialised_output_is_off_by_default():
+    """No FFI target is registered; the tiled loop starts from lax.empty (a zero fill on
+    CPU) and gives the same results."""
+    out = _tiled_kernel_run(JAXTENSOR_UNINITIALIZED_OUTPUT="")
+    assert out == ["False False", "False True True", "False", "True True"], out
+
+
+def test_uninitialised_output_opt_in():
+    """JAXTENSOR_UNINITIALIZED_OUTPUT=1: the tiled loop starts from the no-op FFI buffer, not
+    a broadcast zero fill; every element is still written; a user's jit keeps the direct
+    gather (no FFI target, exportable)."""
+    out = _tiled_kernel_run(JAXTENSOR_UNINITIALIZED_OUTPUT="1")
+    assert out == ["True True", "True True False", "False", "True True"], out

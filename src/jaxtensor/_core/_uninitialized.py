@@ -1,9 +1,10 @@
 """An output buffer XLA does not fill: for kernels that write every element of their result.
 
 ``index_select``'s tiled loop writes each output tile once; starting it from ``lax.empty``
-costs a zero fill on XLA:CPU (a full extra pass over the output). :func:`uninitialized`
-avoids it with a no-op FFI target registered once per process (set
-``JAXTENSOR_UNINITIALIZED_OUTPUT=0`` to turn it off).
+costs a zero fill on XLA:CPU (a full extra pass over the output). With
+``JAXTENSOR_UNINITIALIZED_OUTPUT=1`` in the environment, :func:`uninitialized` avoids it with
+a no-op FFI target registered once per process; by default it is ``lax.empty``
+(``docs/decisions.md``, *index_select's uninitialised output is opt-in*).
 """
 
 from __future__ import annotations
@@ -25,19 +26,19 @@ from ._jax_private import make_noop_ffi_handler
 UNINIT_TARGET = "jaxtensor_uninitialized"
 #: Outputs smaller than this are zero-filled (``lax.empty``): cheaper than the FFI call.
 UNINIT_MIN_BYTES = 16 * 1024
-_uninit_ok: bool | None = None  # None: not registered yet; False: registration failed
+_uninit_ok: bool | None = None  # None: not decided yet; False: off, or registration failed
 _uninit_handler: Any = None  # keeps the ctypes callback alive
 _uninit_lock = threading.Lock()
 
 
 def _register_uninit() -> bool:
-    """Register :data:`UNINIT_TARGET` on CPU once; False when that is not possible or the
-    environment says ``JAXTENSOR_UNINITIALIZED_OUTPUT=0``."""
+    """Register :data:`UNINIT_TARGET` on CPU once, if the environment says
+    ``JAXTENSOR_UNINITIALIZED_OUTPUT=1``; False when it does not or registration fails."""
     global _uninit_ok, _uninit_handler
     with _uninit_lock:
         if _uninit_ok is not None:
             return _uninit_ok
-        if os.environ.get("JAXTENSOR_UNINITIALIZED_OUTPUT", "1") == "0":
+        if os.environ.get("JAXTENSOR_UNINITIALIZED_OUTPUT", "0") != "1":
             _uninit_ok = False
             return False
         try:
@@ -55,12 +56,12 @@ def uninitialized(shape: Sequence[int], dtype: Any) -> Any:
 
     GPU and TPU lower ``lax.empty`` to an allocation (``AllocateBuffer``); XLA:CPU lowers it to a
     zero fill — a full extra pass over the output (16 MiB: 1.1-1.8 ms on one core here, 0.7-0.8x
-    the time of the whole gather of the embedding workload). On CPU the buffer comes instead
-    from a no-op FFI call (:data:`UNINIT_TARGET`): XLA allocates its result and the handler
-    returns at once.
+    the time of the whole gather of the embedding workload). With
+    ``JAXTENSOR_UNINITIALIZED_OUTPUT=1``, the buffer on CPU comes instead from a no-op FFI call
+    (:data:`UNINIT_TARGET`): XLA allocates its result and the handler returns at once.
     The handler is a ``ctypes`` callback, so each call takes the GIL for about a microsecond:
-    below :data:`UNINIT_MIN_BYTES` the zero fill is cheaper and is kept. On GPU/TPU, or where
-    the target cannot be registered, this is ``lax.empty``.
+    below :data:`UNINIT_MIN_BYTES` the zero fill is cheaper and is kept. By default, on
+    GPU/TPU, or where the target cannot be registered, this is ``lax.empty``.
     """
     shape = tuple(shape)
     if math.prod(shape) * np.dtype(dtype).itemsize < UNINIT_MIN_BYTES or not _register_uninit():
