@@ -1,10 +1,12 @@
-"""Tests that read jaxtensor's internals: caches, plans, storage versions and queues.
+"""Tests that read jaxtensor's internals: caches, plans, storages, buffers and queues.
 
 Every other test file checks public behaviour only; what is here checks that the fast paths
 are taken (jaxtensor.jit's short path for plain calls, its bounds checks folded into one
 output with checkify only for checks in nested traces; the operator fast path and its
-constant cache; queued scalar writes) and still gives the results of eager code or NumPy.
-When an internal changes, these are the tests to update."""
+constant cache; queued scalar writes; writes and calls reusing the buffer they donate;
+index_select's kernel choice) and still gives the results of eager code or NumPy, and that
+the private JAX names of ``_core/_jax_private.py`` are there, fenced. When an internal
+changes, these are the tests to update."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from jax import lax
 from jax.experimental import checkify
 
 import jaxtensor as jt
-from jaxtensor import _fast_operators
+from jaxtensor import _fast_operators, _index_select
 from jaxtensor._core import _constants, _jax_private, _storage
 from jaxtensor._jit import _trace as _jit_trace
 
@@ -740,3 +742,174 @@ def test_uninitialised_output_opt_in():
     gather (no FFI target, exportable)."""
     out = _tiled_kernel_run(JAXTENSOR_UNINITIALIZED_OUTPUT="1")
     assert out == ["True True", "True True False", "False", "True True"], out
+
+
+# -- moved from the behaviour tests: buffers reused in place, storages held, kernel choice ------
+def _buffer(t: jt.Tensor) -> int:
+    return t._storage._array.unsafe_buffer_pointer()
+
+
+def test_slice_write_reuses_the_buffer():
+    t = jt.zeros(1 << 16)
+    jax.block_until_ready(t._value())
+    ptr = _buffer(t)
+    for k in range(5):
+        t[k * 10:k * 10 + 5] = float(k)
+    t[100] = 1.0
+    jax.block_until_ready(t._value())
+    assert _buffer(t) == ptr
+
+
+def test_view_write_reuses_the_buffer():
+    t = jt.zeros((256, 256))
+    ptr = _buffer(t)
+    v = t[10:20, ::2]
+    v[3] = 4.0
+    jax.block_until_ready(t._value())
+    assert _buffer(t) == ptr
+    assert float(t[13, 6]) == 4.0 and float(t[13, 7]) == 0.0
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 4)])
+def test_a_flush_after_an_export_copies_once_then_writes_in_place(shape):
+    t = jt.zeros(shape)
+    origin = (0,) * len(shape)
+    np.asarray(t)  # exported: the next flush copies
+    p_exported = _buffer(t)
+    t[origin] = -2.0
+    t._value()
+    p0 = _buffer(t)
+    assert p0 != p_exported
+    t[origin] = -1.0
+    t._value()
+    assert _buffer(t) == p0  # this flush updated the (unexported) buffer in place
+    assert float(t[origin]) == -1.0
+
+
+def test_jit_donates_unexported_buffers_and_keeps_exported_ones():
+    f = jt.jit(lambda x: x.__setitem__(0, 1.0))
+    x = jt.zeros(4)
+    f(x)
+    ptr = _buffer(x)
+    f(x)  # donated: the update happens in the same buffer
+    assert _buffer(x) == ptr
+    held = x.to_jax()  # exported: must stay valid
+    f(x)
+    assert not held.is_deleted() and _buffer(x) != ptr
+    g = jt.jit(lambda x: x.__setitem__(0, 1.0), donate=False)
+    y = jt.zeros(2)
+    keep = y._storage.array
+    g(y)
+    assert not keep.is_deleted()
+
+
+def test_jit_gives_unwritten_arguments_back_in_their_own_buffers():
+    # (donated to the call, returned unchanged: XLA aliases them, nothing is copied)
+    f = jt.jit(lambda x, y: y * 2.0)
+    x, y = jt.zeros(2), jt.ones(2)
+    px, py = _buffer(x), _buffer(y)
+    for _ in range(3):
+        assert f(x, y).tolist() == [2.0, 2.0]
+        assert (_buffer(x), _buffer(y)) == (px, py)
+    assert x.tolist() == [0.0, 0.0] and y.tolist() == [1.0, 1.0]
+
+
+def test_implicit_state_is_held_weakly():
+    import weakref
+
+    holder = {"w": jt.ones(3)}
+    f = jt.jit(lambda x: x * holder["w"])
+    assert f(jt.ones(3)).tolist() == [1.0, 1.0, 1.0]
+    st = weakref.ref(holder["w"]._storage)
+    holder["w"] = jt.full(3, 2.0)  # rebinding: the old Tensor is garbage now
+    gc.collect()
+    assert st() is None  # jaxtensor.jit does not keep it alive
+    assert f(jt.ones(3)).tolist() == [2.0, 2.0, 2.0]  # the dead input forced a retrace
+
+
+def test_views_share_their_owner_storage():
+    x = jt.asarray(np.arange(24.0, dtype=np.float32).reshape(2, 3, 4))
+    z = jt.asarray(np.ones((2, 2), np.complex64))
+    for owner, view in [(x, x[1]), (x, x[:, ::2]), (x, x[0].T), (x, x.reshape((6, 4))),
+                        (x, x[1][None, :, 2:]), (z, jt.real(z)), (z, z.imag[0])]:
+        assert view.base is owner and view._storage is owner._storage
+    assert x.reshape((6, 4)).T[2]._storage is x._storage
+
+
+def test_transforms_docstring_examples():
+    import doctest
+
+    from jaxtensor._jit import _transforms
+
+    res = doctest.testmod(_transforms, optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0 and res.attempted > 10
+
+
+def test_index_select_out_is_written_in_place():
+    x = np.random.default_rng(1).standard_normal((64, 300)).astype(np.float32)
+    idx = np.random.default_rng(2).integers(0, 64, 500)
+    for tile in (None, [64, 300]):  # the direct gather and the tiled loop
+        out = jt.zeros((500, 300))
+        ptr = _buffer(out)
+        jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out, tile_shape=tile)
+        assert _buffer(out) == ptr, tile  # donated, written in place
+        np.testing.assert_array_equal(np.asarray(out), x[idx])
+
+
+def test_index_select_extremes_are_kept_per_live_index_array():
+    x = jt.asarray(np.arange(30.0, dtype=np.float32).reshape(6, 5))
+    rng = np.random.default_rng(5)
+    for _ in range(60):  # new index arrays of one shape: ids get reused as arrays die
+        jt.index_select(x, 0, jt.asarray(rng.integers(-6, 6, 4)))
+    keep = jt.asarray(np.array([1, -1, 0, 2]))
+    jt.index_select(x, 0, keep)
+    assert _index_select._extremes[id(keep.to_jax())][1:] == (-1, 2)
+    gc.collect()
+    assert len(_index_select._extremes) < 10  # entries leave with their arrays
+
+
+def test_default_tile_from_byte_budget():
+    assert _index_select.default_tile((8, 2048, 512), 4, "cpu") == (1, 128, 512)
+    assert _index_select.default_tile((16384, 256), 4, "cpu") == (256, 256)
+    t = _index_select.default_tile((8, 2048, 512), 4, "gpu")
+    assert np.prod(t) * 4 <= _index_select.TILE_BUDGET["gpu"]
+    assert _index_select.default_tile((3, 2), 4, "cpu") == (3, 2)
+
+
+def test_dispatch_heuristic(monkeypatch):
+    ck = _index_select.choose_kernel
+    monkeypatch.setattr(_index_select, "cpu_threads", 1)  # the rule measured on one core
+    for donated in (False, True):  # fresh output and out= follow the same rule
+        assert ck("cpu", (4096, 1024), 4, donated, 4096, 1) == "tiled"  # column gather
+        assert ck("cpu", (4096, 256, 4), 4, donated, 4096, 4) == "tiled"  # short rows (16 B)
+        assert ck("cpu", (512, 512, 16), 4, donated, 512, 16) == "direct"  # 64 B rows: equal
+        assert ck("cpu", (8, 2048, 512), 4, donated, 8, 512) == "direct"  # long rows: equal
+        assert ck("cpu", (16384, 256), 4, donated, 1, 256) == "direct"  # pure row gather
+        assert ck("cpu", (3, 2), 4, donated, 3, 1) == "direct"  # below one tile
+    monkeypatch.setattr(_index_select, "cpu_threads", 2)  # XLA splits the gather over threads
+    assert ck("cpu", (4096, 1024), 4, False, 4096, 1) == "direct"
+    assert ck("gpu", (4096, 1024), 4, False, 4096, 1) == "direct"
+    x = jt.asarray(np.arange(12.0).reshape(3, 4))
+    try:
+        _index_select.dispatch = "tiled"  # the override reaches the tiled kernel
+        assert ck("cpu", (3, 2), 8, False) == "tiled"
+        np.testing.assert_array_equal(np.asarray(jt.index_select(x, 1, [3, 0])),
+                                      np.asarray(x)[:, [3, 0]])
+    finally:
+        _index_select.dispatch = "auto"
+
+
+def test_default_under_tracing_is_exportable(monkeypatch):
+    """Inside a user's jit the default is the direct gather (no loop, and with the opt-in
+    uninitialised output no CPU-only FFI target), even for a shape the eager rule runs
+    tiled; an explicit tile_shape is tiled."""
+    monkeypatch.setattr(_index_select, "cpu_threads", 1)
+    x = jnp.ones((2048, 256), jnp.float32)
+    idx = jnp.arange(128) % 256
+    assert _index_select.choose_kernel("cpu", (2048, 128), 4, False, 2048, 1) == "tiled"
+    f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
+    assert " while(" not in f.lower(x, idx).compile().as_text()
+    jax.export.export(f)(x, idx)  # serialisable
+    g = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[64, 128]).to_jax())
+    assert " while(" in g.lower(x, idx).compile().as_text()
+    np.testing.assert_array_equal(np.asarray(g(x, idx)), np.asarray(f(x, idx)))
