@@ -1,4 +1,5 @@
-"""Views and aliasing (DESIGN.md §2, invariants 1, 2, 3 and 5) with NumPy 2 as the oracle.
+"""Views and aliasing with NumPy 2 as the oracle (the rules of ``docs/views.md``, ``docs/guide.md``,
+*The Tensor model* and *In-place operators*, and ``docs/decisions.md``, *Values and storage*).
 
 * Views exactly where NumPy returns writeable views: basic indexing, ``.T``, ``.mT``,
   ``permute_dims``, ``matrix_transpose``, ``moveaxis``, ``expand_dims``, ``squeeze``,

@@ -95,14 +95,6 @@ class TracerLeakError(RuntimeError):
     """
 
 
-def _take_new(donate: bool | None) -> Callable[[Any, Any], Any]:
-    return _second
-
-
-def _second(old: Any, new: Any) -> Any:
-    return new
-
-
 class Storage:
     """The base value of a family of aliasing Tensors.
 

@@ -5,7 +5,7 @@ numbers or arrays, at the top level. For a signature seen before, its guard chec
 arguments (and the closed-over storages) still have that signature, lends the storages'
 values (deciding donation through :meth:`Storage.lend <jaxtensor._core._storage.Storage.lend>`),
 calls the compiled function, and installs the results through ``Storage._install``: what
-:meth:`Jitted._call <jaxtensor._jit.Jitted._call>` does, without building the call's
+:meth:`Jitted._call <jaxtensor._jit._jit.Jitted._call>` does, without building the call's
 description, looking it up, or looping over lists. It returns :data:`MISS` (having changed
 nothing) when the call does not fit, and the general path takes it.
 

@@ -21,8 +21,8 @@ One call path (see ``docs/architecture.md``):
    A repeat *plain* call (positional Tensors without views, numbers, arrays) skips the
    description: the guard generated for its signature (``_guard.py``, the one place
    code is generated) checks the signature and makes the same call.
-2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit_trace.Trace` in the
-   ``jaxtensor._context.current`` context variable gives the function its own value of
+2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit._trace.Trace` in the
+   ``jaxtensor._core._context.current`` context variable gives the function its own value of
    every storage and collects bounds checks of traced index values into one small
    ``[code, value]`` output (``_pytree.py`` rebuilds the arguments and describes the
    outputs). Nothing is patched onto classes or module globals, and nothing raises to
@@ -153,7 +153,7 @@ class Jitted:
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
         self._plans: dict[Hashable, Plan] = {}
-        # the guards of plain calls by signature (see _jit_guard), and the last one used
+        # the guards of plain calls by signature (see _guard), and the last one used
         self._guards: dict[Hashable, Callable] = {}
         self._guard: Callable | None = None
         self._flat_trees: dict[int, Any] = {}
@@ -231,14 +231,14 @@ class Jitted:
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """Any call: pytrees, keyword and static arguments, aliasing, views, inside other
-        traces. A plain call (see ``_jit_guard``) gets the guard of its signature, which
+        traces. A plain call (see ``_guard.py``) gets the guard of its signature, which
         makes the next such calls."""
         leaves, treedef, static = self._flatten(args, kwargs)
         storages: list[Storage] = []
         sid: dict[Storage, int] = {}
         desc: list[Any] = []
         starts: list[Any] = []
-        inputs: list[Any] = []  # the compiled function's arguments (see _layout)
+        inputs: list[Any] = []  # the compiled function's arguments (see _pytree.layout)
         seen: dict[int, int] = {}
         for j, x in enumerate(leaves):
             if isinstance(x, Tensor):
@@ -433,7 +433,7 @@ class Jitted:
         return plan
 
     def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
-        """The traced function: the user's function run over a :class:`~._jit_trace.Trace`.
+        """The traced function: the user's function run over a :class:`~._trace.Trace`.
         A check the folded output cannot carry (in a nested trace) abandons the trace
         (``_Retrace``): the call is traced again under checkify."""
         call = plan.call
