@@ -39,6 +39,8 @@ import _common  # single-threaded XLA: imported before jax
 # Pinned before jax starts, every candidate (XLA, NumPy, PyTorch) runs on one core.
 if hasattr(os, "sched_setaffinity"):
     os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+# The tiled loop's uninitialised output (opt-in, off by default): the recorded runs used it.
+os.environ.setdefault("JAXTENSOR_UNINITIALIZED_OUTPUT", "1")
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
@@ -266,8 +268,11 @@ def write_doc(results: list, load0: tuple, load1: tuple, rounds: int) -> None:
         "Command: `python benchmarks/bench_index_select.py` (one core: the process pins itself "
         "to one core with `os.sched_setaffinity` before jax starts, so XLA's intra-op pool has "
         "one thread, plus `XLA_FLAGS=--xla_cpu_multi_thread_eigen=false` and "
-        "`torch.set_num_threads(1)`; every candidate of a workload interleaved round by round "
-        f"in one process, best of {rounds} rounds).",
+        "`torch.set_num_threads(1)`, and "
+        f"`JAXTENSOR_UNINITIALIZED_OUTPUT={os.environ['JAXTENSOR_UNINITIALIZED_OUTPUT']}` (the "
+        "tiled loop's opt-in uninitialised output; the benchmark sets 1 unless the environment "
+        "says otherwise); every candidate of a workload interleaved round by round in one "
+        f"process, best of {rounds} rounds).",
         "",
         f"Machine: {machine()}. The machine was shared with other jobs during the run (load "
         f"average {load0[0]:.1f} before, {load1[0]:.1f} after, on {os.cpu_count()} cores): "
@@ -342,7 +347,8 @@ def write_doc(results: list, load0: tuple, load1: tuple, rounds: int) -> None:
     lines += [
         "",
         "How to read it: the tiled loop starts from an uninitialised buffer (a no-op FFI call "
-        "on CPU; XLA:CPU would zero-fill a `lax.empty` or `jnp.zeros` carry, a full extra pass "
+        "on CPU, the opt-in `JAXTENSOR_UNINITIALIZED_OUTPUT=1` this benchmark sets; XLA:CPU "
+        "zero-fills a `lax.empty` or `jnp.zeros` carry, the default, a full extra pass "
         "that made the loop 1.4-4x slower than the gather before) or from the donated `out=` "
         "buffer, casts the index once, and runs one fused gather-into-the-output loop per "
         "tile: on one core it costs what the single gather costs, and less for the column "

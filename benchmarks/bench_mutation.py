@@ -224,7 +224,7 @@ def overheads() -> list[tuple[str, float, float, float | None]]:
 def compiled_mutation(n: int) -> list[tuple[str, float]]:
     rows: list[tuple[str, float]] = []
 
-    w = 10**4  # ten writes of 10^4 elements: NumPy ~tens of µs (DESIGN §7's workload)
+    w = 10**4  # ten writes of 10^4 elements: NumPy ~tens of µs (docs/benchmarks.md)
 
     def np_fn(a: np.ndarray) -> None:
         for k in range(10):

@@ -97,7 +97,7 @@ def run(seed: int, mesh_shape: tuple[int, ...], spec: tuple, shape: tuple[int, .
     def check(what: str) -> None:
         for k, (u, b) in enumerate(aliases):
             np.testing.assert_array_equal(np.asarray(u), b, err_msg=f"alias {k} after {what}")
-        s = t._storage.array.sharding
+        s = t.sharding  # (t owns the storage: its value is the whole base)
         assert s.is_equivalent_to(sharding, len(shape)), (what, s)
 
     try:

@@ -1,4 +1,5 @@
-"""``Tensor.__getitem__`` against NumPy 2 as the oracle (DESIGN.md §3).
+"""``Tensor.__getitem__`` against NumPy 2 as the oracle (the rules of ``docs/indexing.md`` and
+``docs/decisions.md``, *Indexing*).
 
 Hypothesis draws an array shape, a dtype and an index mixing every index kind (ints,
 0-D integer arrays/Tensors, slices with any bounds and steps, ``...``, ``None``, integer

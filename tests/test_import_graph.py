@@ -4,11 +4,13 @@ Every module of the package is parsed with :mod:`ast` (nothing is imported). An 
 module level (including class bodies, ``try`` blocks and the like) runs when the module is
 imported and is an edge of the graph; an import inside a function runs when it is called
 and is listed apart; an import under ``if TYPE_CHECKING:`` never runs and is left out.
+JAX's private modules are named by one module only, ``_core/_jax_private.py``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -198,6 +200,63 @@ def levels(graph: dict[str, set[str]]) -> dict[str, int]:
     for n in graph:
         level(n)
     return out
+
+
+#: The one module that names JAX's private modules.
+JAX_PRIVATE = "_core._jax_private"
+_PRIVATE_JAX_TEXT = re.compile(r"\bjax\._src\b|\bjax\.interpreters\b|\bjaxlib\b")
+
+
+def _is_private_jax(module: str) -> bool:
+    return module.split(".")[0] == "jaxlib" or module.startswith(("jax._src", "jax.interpreters"))
+
+
+def private_jax_mentions(source: str) -> list[str]:
+    """Where ``source`` names JAX's private modules (``jax._src``, ``jax.interpreters``,
+    ``jaxlib``): an import of one however spelled (``from jax import _src``), or any text
+    naming one (code, strings, docstrings, comments)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        found += [f"line {node.lineno}: import {n}" for n in names if _is_private_jax(n)]
+    found += [f"line {n}: {line.strip()}" for n, line in enumerate(source.splitlines(), 1)
+              if _PRIVATE_JAX_TEXT.search(line)]
+    return found
+
+
+def test_only_jax_private_names_jax_internals() -> None:
+    """Every private JAX name is imported in ``_core/_jax_private.py``, fenced there; no
+    other module mentions JAX's private modules."""
+    bad = {m: found for m, p in MODULES.items() if m != JAX_PRIVATE
+           and (found := private_jax_mentions(p.read_text(encoding="utf-8")))}
+    assert not bad, f"import these from {JAX_PRIVATE} instead: {bad}"
+    assert private_jax_mentions(MODULES[JAX_PRIVATE].read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("source", [
+    "from jax._src import core\n",
+    "from jax import _src\n",
+    "from jax import interpreters\n",
+    "import jax._src.core as c\n",
+    "from jax.interpreters.mlir import register_lowering\n",
+    "import jaxlib\n",
+    "x = jax._src.core.trace_ctx\n",
+    'def f():\n    """wraps jax._src.numpy.indexing"""\n',
+    "y = 1  # a copy of jaxlib's structs\n",
+])
+def test_private_jax_mentions_sees_each_spelling(source: str) -> None:
+    assert private_jax_mentions(source), source
+
+
+def test_public_jax_is_no_private_mention() -> None:
+    assert private_jax_mentions(
+        "import jax\nfrom jax.extend.core import Primitive\nfrom jax import lax\n"
+        "x = jax.core.ShapedArray\n# jax.experimental.checkify, jax.ffi\n") == []
 
 
 def test_no_cycle_among_module_level_imports() -> None:

@@ -11,8 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
-from jaxtensor import _index_select
-from jaxtensor._core import _uninitialized
 
 _HAVE = set(jt.__array_namespace_info__().dtypes())  # no 64-bit dtypes with JAX_ENABLE_X64=0
 DTYPES = [d for d in ("float32", "float64", "int32", "int64", "int8", "uint8", "bool",
@@ -110,53 +108,22 @@ def test_empty_index_and_empty_input():
     assert jt.index_select(z, 1, jt.asarray([1, 2])).shape == (0, 2)
 
 
-def test_default_tile_from_byte_budget():
-    assert _index_select.default_tile((8, 2048, 512), 4, "cpu") == (1, 128, 512)
-    assert _index_select.default_tile((16384, 256), 4, "cpu") == (256, 256)
-    t = _index_select.default_tile((8, 2048, 512), 4, "gpu")
-    assert np.prod(t) * 4 <= _index_select.TILE_BUDGET["gpu"]
-    assert _index_select.default_tile((3, 2), 4, "cpu") == (3, 2)
-
-
-def test_dispatch_heuristic(monkeypatch):
-    ck = _index_select.choose_kernel
-    monkeypatch.setattr(_index_select, "cpu_threads", 1)  # the rule measured on one core
-    for donated in (False, True):  # fresh output and out= follow the same rule
-        assert ck("cpu", (4096, 1024), 4, donated, 4096, 1) == "tiled"  # column gather
-        assert ck("cpu", (4096, 256, 4), 4, donated, 4096, 4) == "tiled"  # short rows (16 B)
-        assert ck("cpu", (512, 512, 16), 4, donated, 512, 16) == "direct"  # 64 B rows: equal
-        assert ck("cpu", (8, 2048, 512), 4, donated, 8, 512) == "direct"  # long rows: equal
-        assert ck("cpu", (16384, 256), 4, donated, 1, 256) == "direct"  # pure row gather
-        assert ck("cpu", (3, 2), 4, donated, 3, 1) == "direct"  # below one tile
-    monkeypatch.setattr(_index_select, "cpu_threads", 2)  # XLA splits the gather over threads
-    assert ck("cpu", (4096, 1024), 4, False, 4096, 1) == "direct"
-    assert ck("gpu", (4096, 1024), 4, False, 4096, 1) == "direct"
-    x = jt.asarray(np.arange(12.0).reshape(3, 4))
-    try:
-        _index_select.dispatch = "tiled"  # the override reaches the tiled kernel
-        assert ck("cpu", (3, 2), 8, False) == "tiled"
-        np.testing.assert_array_equal(np.asarray(jt.index_select(x, 1, [3, 0])),
-                                      np.asarray(x)[:, [3, 0]])
-    finally:
-        _index_select.dispatch = "auto"
-
-
 @pytest.mark.parametrize("dtype", [d for d in ("float32", "bool", "int8", "complex64", "float64")
                                    if d in _HAVE])
-def test_tiled_uninitialised_output_is_fully_written(dtype):
-    """Outputs above UNINIT_MIN_BYTES start from an uninitialised buffer on CPU: every element,
-    remainder tiles included, must be written (garbage would show), fresh and under jit."""
+def test_tiled_output_is_fully_written(dtype):
+    """Every element of the tiled kernel's output is written, remainder tiles included, fresh,
+    under jit and differentiated (with the opt-in uninitialised output, garbage would show:
+    tests/test_internals.py runs the same there)."""
     rng = np.random.default_rng(11)
     x = _values((37, 300, 9), dtype, 12)
     idx = rng.integers(-300, 300, 501)
     exp = np.take(x, idx, axis=1)
-    assert exp.nbytes >= _uninitialized.UNINIT_MIN_BYTES
     for tile in ([5, 64, 9], [37, 7, 4], [1, 501, 9], [2, 3, 2]):
         got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=tile)
         np.testing.assert_array_equal(np.asarray(got), exp)
     f = jax.jit(lambda v, i: jt.index_select(v, -2, i, tile_shape=[8, 100, 9]).to_jax())
     np.testing.assert_array_equal(np.asarray(f(jnp.asarray(x), jnp.asarray(idx))), exp)
-    if dtype == "float32":  # and differentiated (the uninitialised buffer has no tangent)
+    if dtype == "float32":
         w = rng.standard_normal(exp.shape).astype(np.float32)
         g = jax.grad(lambda v: jnp.vdot(w, jt.index_select(v, 1, idx, tile_shape=[8, 64, 9])
                                         .to_jax()))(jnp.asarray(x))
@@ -165,66 +132,13 @@ def test_tiled_uninitialised_output_is_fully_written(dtype):
         np.testing.assert_allclose(np.asarray(g), ref, rtol=1e-5, atol=1e-5)
 
 
-def test_uninitialised_output_can_be_switched_off():
-    """JAXTENSOR_UNINITIALIZED_OUTPUT=0: no FFI target is registered, the tiled kernel starts
-    from lax.empty and gives the same result (run in a fresh process: registration is once)."""
-    import os
-    import subprocess
-    import sys
-
-    code = (
-        "import numpy as np, jaxtensor as jt\n"
-        "from jaxtensor._core import _uninitialized as s\n"
-        "x = np.arange(37 * 300 * 9, dtype=np.float32).reshape(37, 300, 9)\n"
-        "idx = np.arange(299, -1, -1)\n"
-        "got = jt.index_select(jt.asarray(x), 1, jt.asarray(idx), tile_shape=[5, 64, 9])\n"
-        "assert np.array_equal(np.asarray(got), x[:, idx]), 'wrong values'\n"
-        "assert s._register_uninit() is False and s._uninit_handler is None\n"
-        "print('ok')\n"
-    )
-    env = dict(os.environ, JAXTENSOR_UNINITIALIZED_OUTPUT="0")
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
-
-
-def test_default_under_tracing_is_exportable(monkeypatch):
-    """Inside a user's jit the default is the direct gather (no CPU-only FFI target in the
-    program), even for a shape the eager rule runs tiled; an explicit tile_shape is tiled."""
-    monkeypatch.setattr(_index_select, "cpu_threads", 1)
-    x = jnp.ones((2048, 256), jnp.float32)
-    idx = jnp.arange(128) % 256
-    f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
-    assert _uninitialized.UNINIT_TARGET not in f.lower(x, idx).as_text()
-    jax.export.export(f)(x, idx)  # serialisable
-    g = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[64, 128]).to_jax())
-    assert " while(" in g.lower(x, idx).compile().as_text()
-    np.testing.assert_array_equal(np.asarray(g(x, idx)), np.asarray(f(x, idx)))
-
-
-def test_tiled_loop_has_no_zero_filled_output():
-    """The compiled tiled kernel starts from the no-op FFI buffer, not a broadcast zero fill,
-    and walks its tiles in one while loop."""
-    if jax.default_backend() != "cpu":
-        pytest.skip("the FFI buffer is the CPU path")
-    x = jnp.ones((1000, 256), jnp.float32)
-    idx = jnp.arange(512) % 1000
-    hlo = jax.jit(lambda v, i: _index_select.tiled_gather(v, i, 0, (64, 256))).lower(
-        x, idx).compile().as_text()
-    assert _uninitialized.UNINIT_TARGET in hlo
-    assert " while(" in hlo
-    assert "f32[512,256]{1,0} broadcast(" not in hlo
-
-
-def test_out_writes_into_storage_and_reuses_buffer():
+def test_out_writes_into_the_given_tensor():
     x = np.random.default_rng(1).standard_normal((64, 300)).astype(np.float32)
     idx = np.random.default_rng(2).integers(0, 64, 500)
     out = jt.zeros((500, 300))
-    ptr = out._storage.array.unsafe_buffer_pointer()
     r = jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out)
     assert r is out
     np.testing.assert_array_equal(np.asarray(out), x[idx])
-    assert out._storage.array.unsafe_buffer_pointer() == ptr  # donated, written in place
     # into a view: the base sees it
     base = jt.zeros((2, 500, 300))
     jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=base[1])
@@ -236,12 +150,9 @@ def test_out_writes_into_storage_and_reuses_buffer():
     jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out2, tile_shape=[7, 300])
     np.testing.assert_array_equal(np.asarray(held), 0)
     np.testing.assert_array_equal(np.asarray(out2), x[idx])
-    # the tiled kernel also writes in place into a donated buffer
-    out3 = jt.zeros((500, 300))
-    ptr3 = out3._storage.array.unsafe_buffer_pointer()
+    out3 = jt.zeros((500, 300))  # the tiled kernel into a donated buffer
     jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out3, tile_shape=[64, 300])
     np.testing.assert_array_equal(np.asarray(out3), x[idx])
-    assert out3._storage.array.unsafe_buffer_pointer() == ptr3
     with pytest.raises(ValueError, match=r"\(500, 300\)"):
         jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=jt.zeros((5, 300)))
 
@@ -347,10 +258,6 @@ def test_repeated_eager_calls_check_every_index():
     """Eager calls with a signature seen before take a shorter path (the kernel chosen the
     first time, the index's extremes remembered per jax array): every call must still give
     NumPy's answer, raise for out-of-bounds values and handle negative ones."""
-    import gc
-
-    from jaxtensor import _index_select as s
-
     rng = np.random.default_rng(5)
     xn = rng.standard_normal((6, 5)).astype(np.float32)
     x = jt.asarray(xn)
@@ -376,7 +283,4 @@ def test_repeated_eager_calls_check_every_index():
     empty = jt.asarray(np.zeros(0, np.int64))
     for _ in range(2):
         assert jt.index_select(x, 0, empty).shape == (0, 5)
-    del idx, same, got
-    gc.collect()
-    assert len(s._extremes) < 10  # entries leave with their arrays
 

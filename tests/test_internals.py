@@ -1,30 +1,49 @@
-"""Tests that read jaxtensor's internals: caches, plans, storage versions and queues.
+"""Tests that read jaxtensor's internals: caches, plans, storages, buffers and queues.
 
 Every other test file checks public behaviour only; what is here checks that the fast paths
 are taken (jaxtensor.jit's short path for plain calls, its bounds checks folded into one
 output with checkify only for checks in nested traces; the operator fast path and its
-constant cache; queued scalar writes) and still gives the results of eager code or NumPy.
-When an internal changes, these are the tests to update."""
+constant cache; queued scalar writes; writes and calls reusing the buffer they donate;
+index_select's kernel choice) and still gives the results of eager code or NumPy, and that
+the private JAX names of ``_core/_jax_private.py`` are there, fenced. When an internal
+changes, these are the tests to update."""
 
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from jax import lax
+from jax.experimental import checkify
 
 import jaxtensor as jt
-from jaxtensor import _fast_operators
-from jaxtensor._core import _constants, _storage
+from jaxtensor import _fast_operators, _index_select
+from jaxtensor._core import _constants, _jax_private, _storage
 from jaxtensor._jit import _jit
 from jaxtensor._jit import _trace as _jit_trace
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
 def _state(f):
     return f._jaxtensor_jit  # (a _jit.Jitted)
+
+
+def _run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh Python process on this tree's ``src`` (what is decided once per
+    process: registrations at import, environment variables read once)."""
+    full = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [SRC, *filter(None, [os.environ.get("PYTHONPATH")])]), **env)
+    return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True,
+                          text=True, timeout=300)
 
 
 # -- the short path and the guard ---------------------------------------------------------------
@@ -491,11 +510,11 @@ def test_a_flush_that_drops_duplicate_writes_leaves_nothing_queued():
 
 def test_slice_writes_at_different_starts_share_one_compiled_kernel() -> None:
     # templates are made per slice bounds; their write kernels are per view structure
-    from jaxtensor._indexing import _basic as _basic_index
+    from jaxtensor._indexing import _basic
     from jaxtensor._indexing._getset import _basic_sig
 
-    a = _basic_index.lookup(None, (64, 16), _basic_sig(slice(3, 5)))
-    b = _basic_index.lookup(None, (64, 16), _basic_sig(slice(9, 11)))
+    a = _basic.lookup(None, (64, 16), _basic_sig(slice(3, 5)))
+    b = _basic.lookup(None, (64, 16), _basic_sig(slice(9, 11)))
     assert a is not b and a.pick is b.pick
 
 
@@ -503,4 +522,395 @@ def test_every_parameter_of_a_public_function_has_a_description() -> None:
     from jaxtensor._docs import _docstrings
 
     assert _docstrings.UNDESCRIBED == [], (
-        "add these parameters' descriptions to src/jaxtensor/_docs_params.py")
+        "add these parameters' descriptions to src/jaxtensor/_docs/_params.py")
+
+
+# -- the private JAX names (_core/_jax_private.py) ---------------------------------------------
+#: What each name of ``_jax_private`` must be on the JAX release the tests run on.
+JAX_PRIVATE_KINDS = {
+    "EvalTrace": lambda v: isinstance(v, type) and issubclass(v, jax.core.Trace),
+    "eval_trace": lambda v: isinstance(v, _jax_private.EvalTrace),
+    "trace_state": lambda v: v.value is _jax_private.eval_trace,  # (outside any transformation)
+    "pytype_aval_mappings": lambda v: type(v) is dict and jt.Tensor in v,
+    "register_canonicalize_value_handler": callable,
+    "shard_arg_handlers": lambda v: type(v) is dict and jt.Tensor in v,
+    "checkify_rules": lambda v: type(v) is dict and _jit_trace.no_error_p in v,
+    "checkify_error_preds": callable,
+    "register_lowering": callable,
+    "lower_fun": callable,
+    "jnp_indexing": lambda v: isinstance(v, types.ModuleType) and callable(
+        v.eliminate_deprecated_list_indexing),
+    "make_noop_ffi_handler": callable,
+    "MISSING": lambda v: v == {},  # every fenced name is there on the release tested
+}
+
+
+def test_every_private_jax_name_is_there_with_its_kind():
+    assert set(JAX_PRIVATE_KINDS) == set(_jax_private.__all__)
+    wrong = [n for n, ok in JAX_PRIVATE_KINDS.items() if not ok(getattr(_jax_private, n))]
+    assert not wrong, wrong
+    assert _jit_trace.GATED
+
+
+def test_the_trace_state_follows_jax_transformations():
+    seen = []
+
+    def f(v):
+        seen.append(_jax_private.trace_state.value)
+        return v
+
+    jax.jit(f)(1.0)
+    jax.grad(f)(1.0)
+    assert len(seen) == 2
+    assert not any(isinstance(t, _jax_private.EvalTrace) for t in seen)
+    assert _jax_private.trace_state.value is _jax_private.eval_trace
+
+
+def test_checkify_error_preds_reads_the_error_state():
+    def f(v):
+        checkify.check(v > 0, "negative")
+        return v
+
+    err, _ = checkify.checkify(f)(-1.0)
+    assert [bool(p) for p in _jax_private.checkify_error_preds(err)] == [True]
+    err, _ = checkify.checkify(f)(1.0)
+    assert [bool(p) for p in _jax_private.checkify_error_preds(err)] == [False]
+
+
+#: A JAX release without the fenced names, simulated: before jaxtensor is imported, the JAX
+#: modules it reads are replaced by proxies that hide those names (and put back afterwards).
+_WITHOUT_PRIVATE_NAMES = """
+import sys, types, warnings
+import jax, jax.numpy as jnp
+from jax import lax
+import jax._src.checkify, jax._src.numpy.indexing
+HIDE = {
+    "jax._src.core": {"trace_state_strong_ref", "EvalTrace", "eval_trace",
+                      "pytype_aval_mappings"},
+    "jax._src.checkify": {"error_checks"},
+    "jax._src.numpy.indexing": {"eliminate_deprecated_list_indexing"},
+}
+
+class Hiding(types.ModuleType):
+    def __init__(self, mod, hidden):
+        super().__init__(mod.__name__)
+        self._mod, self._hidden = mod, hidden
+
+    def __getattr__(self, name):
+        if name in self._hidden:
+            raise AttributeError(name)
+        return getattr(self._mod, name)
+
+def put(name, mod):
+    parent, _, leaf = name.rpartition(".")
+    sys.modules[name] = mod
+    setattr(sys.modules[parent], leaf, mod)
+
+real = {name: sys.modules[name] for name in HIDE}
+for name, hidden in HIDE.items():
+    put(name, Hiding(real[name], hidden))
+try:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        import jaxtensor as jt
+finally:
+    for name, mod in real.items():
+        put(name, mod)
+from jaxtensor._core import _jax_private as p
+
+print(sorted(p.MISSING))
+print(len(caught), all(n in str(caught[0].message) for n in p.MISSING))
+print(type(p.trace_state).__name__, p.EvalTrace is type(p.eval_trace))
+x = jt.zeros(4)
+x[1] = 2.0
+x[1:3] += 1.0
+
+@jt.jit
+def put_at(x, i):
+    x[i] = 5.0
+
+put_at(x, 3)
+print(x.tolist())
+try:
+    put_at(x, 7)
+except IndexError as e:
+    print(e)
+
+@jt.jit
+def write_after_loop(x, v):
+    lax.fori_loop(0, 2, lambda k, c: c + x[k + v], x[0])  # a check in a loop body
+    x[0] = 7.0
+
+y = jt.zeros(3)
+try:
+    write_after_loop(y, 5)
+except IndexError as e:
+    print(e)
+print(y.tolist())
+for read in (lambda: lax.add(jt.ones(2), 1.0), lambda: jnp.arange(3)[jt.asarray(1)]):
+    try:
+        read()
+    except Exception as e:
+        print(type(e).__name__)
+print(jax.jit(lambda a: a * 2)(jt.ones(2)).tolist())
+"""
+
+
+def test_a_jax_without_the_fenced_names_still_imports_jaxtensor():
+    """Each fenced name missing: the import warns once naming them all, and what needs them
+    falls back (the current trace through the public context manager) or is off, as
+    ``MISSING`` says (writes after a failed check in a loop body are not skipped; jax.lax
+    and JAX's indexing do not take Tensors); everything else works."""
+    proc = _run_python(_WITHOUT_PRIVATE_NAMES)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "['jax._src.checkify.error_checks', 'jax._src.core.pytype_aval_mappings', "
+        "'jax._src.core.trace_state_strong_ref', "
+        "'jax._src.numpy.indexing.eliminate_deprecated_list_indexing']",
+        "1 True",
+        "_PublicTraceState True",
+        "[0.0, 3.0, 1.0, 5.0]",
+        "index 7 is out of bounds for axis 0 with size 4",
+        "index 5 is out of bounds for axis 0 with size 3",
+        "[7.0, 0.0, 0.0]",  # not gated: the write after the failed check happened
+        "ValueError",
+        "ValueError",
+        "[2.0, 2.0]",
+    ], proc.stdout
+
+
+# -- index_select's uninitialised output (_core/_uninitialized.py): opt-in ---------------------
+_TILED_KERNEL = """
+import os
+import jax, jax.numpy as jnp, numpy as np
+import jaxtensor as jt
+from jaxtensor import _index_select
+from jaxtensor._core import _uninitialized as u
+
+print(u._register_uninit(), u._uninit_handler is not None)
+x = jnp.ones((1000, 256), jnp.float32)
+idx = jnp.arange(512) % 1000
+hlo = jax.jit(lambda v, i: _index_select.tiled_gather(v, i, 0, (64, 256))).lower(
+    x, idx).compile().as_text()
+print(u.UNINIT_TARGET in hlo, " while(" in hlo, "f32[512,256]{1,0} broadcast(" in hlo)
+# inside a user's jit the default is the direct gather: no FFI target, exportable
+_index_select.cpu_threads = 1
+f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
+xs, ids = jnp.ones((2048, 256), jnp.float32), jnp.arange(128) % 256
+print(u.UNINIT_TARGET in f.lower(xs, ids).as_text())
+jax.export.export(f)(xs, ids)
+# every element of an output above UNINIT_MIN_BYTES is written: remainder tiles, each dtype,
+# eagerly, under jit and differentiated (garbage would show)
+rng = np.random.default_rng(11)
+idx = rng.integers(-300, 300, 501)
+dtypes = [d for d in ("float32", "bool", "int8", "complex64", "float64")
+          if d in set(jt.__array_namespace_info__().dtypes())]
+for dtype in dtypes:
+    v = (rng.standard_normal((37, 300, 9)) * 50).astype(dtype)
+    exp = np.take(v, idx, axis=1)
+    assert exp.nbytes >= u.UNINIT_MIN_BYTES
+    for tile in ([5, 64, 9], [37, 7, 4], [1, 501, 9], [2, 3, 2]):
+        got = jt.index_select(jt.asarray(v), 1, jt.asarray(idx), tile_shape=tile)
+        assert np.array_equal(np.asarray(got), exp), (dtype, tile)
+    g = jax.jit(lambda a, i: jt.index_select(a, -2, i, tile_shape=[8, 100, 9]).to_jax())
+    assert np.array_equal(np.asarray(g(jnp.asarray(v), jnp.asarray(idx))), exp), dtype
+v = rng.standard_normal((37, 300, 9)).astype(np.float32)
+w = rng.standard_normal((37, 501, 9)).astype(np.float32)
+grad = jax.grad(lambda a: jnp.vdot(w, jt.index_select(a, 1, idx, tile_shape=[8, 64, 9])
+                                   .to_jax()))(jnp.asarray(v))
+ref = np.zeros_like(v)
+np.add.at(ref, (slice(None), np.where(idx < 0, idx + 300, idx)), w)
+print(np.allclose(np.asarray(grad), ref, rtol=1e-5, atol=1e-5), len(dtypes) >= 4)
+"""
+
+
+def _tiled_kernel_run(**env: str) -> list[str]:
+    proc = _run_python(_TILED_KERNEL, JAX_PLATFORMS="cpu", **env)  # (the FFI buffer's path)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def test_uninitialised_output_is_off_by_default():
+    """No FFI target is registered; the tiled loop starts from lax.empty (a zero fill on
+    CPU) and gives the same results."""
+    out = _tiled_kernel_run(JAXTENSOR_UNINITIALIZED_OUTPUT="")
+    assert out == ["False False", "False True True", "False", "True True"], out
+
+
+def test_uninitialised_output_opt_in():
+    """JAXTENSOR_UNINITIALIZED_OUTPUT=1: the tiled loop starts from the no-op FFI buffer, not
+    a broadcast zero fill; every element is still written; a user's jit keeps the direct
+    gather (no FFI target, exportable)."""
+    out = _tiled_kernel_run(JAXTENSOR_UNINITIALIZED_OUTPUT="1")
+    assert out == ["True True", "True True False", "False", "True True"], out
+
+
+# -- moved from the behaviour tests: buffers reused in place, storages held, kernel choice ------
+def _buffer(t: jt.Tensor) -> int:
+    return t._storage._array.unsafe_buffer_pointer()
+
+
+def test_slice_write_reuses_the_buffer():
+    t = jt.zeros(1 << 16)
+    jax.block_until_ready(t._value())
+    ptr = _buffer(t)
+    for k in range(5):
+        t[k * 10:k * 10 + 5] = float(k)
+    t[100] = 1.0
+    jax.block_until_ready(t._value())
+    assert _buffer(t) == ptr
+
+
+def test_view_write_reuses_the_buffer():
+    t = jt.zeros((256, 256))
+    ptr = _buffer(t)
+    v = t[10:20, ::2]
+    v[3] = 4.0
+    jax.block_until_ready(t._value())
+    assert _buffer(t) == ptr
+    assert float(t[13, 6]) == 4.0 and float(t[13, 7]) == 0.0
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 4)])
+def test_a_flush_after_an_export_copies_once_then_writes_in_place(shape):
+    t = jt.zeros(shape)
+    origin = (0,) * len(shape)
+    np.asarray(t)  # exported: the next flush copies
+    p_exported = _buffer(t)
+    t[origin] = -2.0
+    t._value()
+    p0 = _buffer(t)
+    assert p0 != p_exported
+    t[origin] = -1.0
+    t._value()
+    assert _buffer(t) == p0  # this flush updated the (unexported) buffer in place
+    assert float(t[origin]) == -1.0
+
+
+def test_jit_donates_unexported_buffers_and_keeps_exported_ones():
+    f = jt.jit(lambda x: x.__setitem__(0, 1.0))
+    x = jt.zeros(4)
+    f(x)
+    ptr = _buffer(x)
+    f(x)  # donated: the update happens in the same buffer
+    assert _buffer(x) == ptr
+    held = x.to_jax()  # exported: must stay valid
+    f(x)
+    assert not held.is_deleted() and _buffer(x) != ptr
+    g = jt.jit(lambda x: x.__setitem__(0, 1.0), donate=False)
+    y = jt.zeros(2)
+    keep = y._storage.array
+    g(y)
+    assert not keep.is_deleted()
+
+
+def test_jit_gives_unwritten_arguments_back_in_their_own_buffers():
+    # (donated to the call, returned unchanged: XLA aliases them, nothing is copied)
+    f = jt.jit(lambda x, y: y * 2.0)
+    x, y = jt.zeros(2), jt.ones(2)
+    px, py = _buffer(x), _buffer(y)
+    for _ in range(3):
+        assert f(x, y).tolist() == [2.0, 2.0]
+        assert (_buffer(x), _buffer(y)) == (px, py)
+    assert x.tolist() == [0.0, 0.0] and y.tolist() == [1.0, 1.0]
+
+
+def test_implicit_state_is_held_weakly():
+    import weakref
+
+    holder = {"w": jt.ones(3)}
+    f = jt.jit(lambda x: x * holder["w"])
+    assert f(jt.ones(3)).tolist() == [1.0, 1.0, 1.0]
+    st = weakref.ref(holder["w"]._storage)
+    holder["w"] = jt.full(3, 2.0)  # rebinding: the old Tensor is garbage now
+    gc.collect()
+    assert st() is None  # jaxtensor.jit does not keep it alive
+    assert f(jt.ones(3)).tolist() == [2.0, 2.0, 2.0]  # the dead input forced a retrace
+
+
+def test_views_share_their_owner_storage():
+    x = jt.asarray(np.arange(24.0, dtype=np.float32).reshape(2, 3, 4))
+    z = jt.asarray(np.ones((2, 2), np.complex64))
+    for owner, view in [(x, x[1]), (x, x[:, ::2]), (x, x[0].T), (x, x.reshape((6, 4))),
+                        (x, x[1][None, :, 2:]), (z, jt.real(z)), (z, z.imag[0])]:
+        assert view.base is owner and view._storage is owner._storage
+    assert x.reshape((6, 4)).T[2]._storage is x._storage
+
+
+def test_transforms_docstring_examples():
+    import doctest
+
+    from jaxtensor._jit import _transforms
+
+    res = doctest.testmod(_transforms, optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0 and res.attempted > 10
+
+
+def test_index_select_out_is_written_in_place():
+    x = np.random.default_rng(1).standard_normal((64, 300)).astype(np.float32)
+    idx = np.random.default_rng(2).integers(0, 64, 500)
+    for tile in (None, [64, 300]):  # the direct gather and the tiled loop
+        out = jt.zeros((500, 300))
+        ptr = _buffer(out)
+        jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out, tile_shape=tile)
+        assert _buffer(out) == ptr, tile  # donated, written in place
+        np.testing.assert_array_equal(np.asarray(out), x[idx])
+
+
+def test_index_select_extremes_are_kept_per_live_index_array():
+    x = jt.asarray(np.arange(30.0, dtype=np.float32).reshape(6, 5))
+    rng = np.random.default_rng(5)
+    for _ in range(60):  # new index arrays of one shape: ids get reused as arrays die
+        jt.index_select(x, 0, jt.asarray(rng.integers(-6, 6, 4)))
+    keep = jt.asarray(np.array([1, -1, 0, 2]))
+    jt.index_select(x, 0, keep)
+    assert _index_select._extremes[id(keep.to_jax())][1:] == (-1, 2)
+    gc.collect()
+    assert len(_index_select._extremes) < 10  # entries leave with their arrays
+
+
+def test_default_tile_from_byte_budget():
+    assert _index_select.default_tile((8, 2048, 512), 4, "cpu") == (1, 128, 512)
+    assert _index_select.default_tile((16384, 256), 4, "cpu") == (256, 256)
+    t = _index_select.default_tile((8, 2048, 512), 4, "gpu")
+    assert np.prod(t) * 4 <= _index_select.TILE_BUDGET["gpu"]
+    assert _index_select.default_tile((3, 2), 4, "cpu") == (3, 2)
+
+
+def test_dispatch_heuristic(monkeypatch):
+    ck = _index_select.choose_kernel
+    monkeypatch.setattr(_index_select, "cpu_threads", 1)  # the rule measured on one core
+    for donated in (False, True):  # fresh output and out= follow the same rule
+        assert ck("cpu", (4096, 1024), 4, donated, 4096, 1) == "tiled"  # column gather
+        assert ck("cpu", (4096, 256, 4), 4, donated, 4096, 4) == "tiled"  # short rows (16 B)
+        assert ck("cpu", (512, 512, 16), 4, donated, 512, 16) == "direct"  # 64 B rows: equal
+        assert ck("cpu", (8, 2048, 512), 4, donated, 8, 512) == "direct"  # long rows: equal
+        assert ck("cpu", (16384, 256), 4, donated, 1, 256) == "direct"  # pure row gather
+        assert ck("cpu", (3, 2), 4, donated, 3, 1) == "direct"  # below one tile
+    monkeypatch.setattr(_index_select, "cpu_threads", 2)  # XLA splits the gather over threads
+    assert ck("cpu", (4096, 1024), 4, False, 4096, 1) == "direct"
+    assert ck("gpu", (4096, 1024), 4, False, 4096, 1) == "direct"
+    x = jt.asarray(np.arange(12.0).reshape(3, 4))
+    try:
+        _index_select.dispatch = "tiled"  # the override reaches the tiled kernel
+        assert ck("cpu", (3, 2), 8, False) == "tiled"
+        np.testing.assert_array_equal(np.asarray(jt.index_select(x, 1, [3, 0])),
+                                      np.asarray(x)[:, [3, 0]])
+    finally:
+        _index_select.dispatch = "auto"
+
+
+def test_default_under_tracing_is_exportable(monkeypatch):
+    """Inside a user's jit the default is the direct gather (no loop, and with the opt-in
+    uninitialised output no CPU-only FFI target), even for a shape the eager rule runs
+    tiled; an explicit tile_shape is tiled."""
+    monkeypatch.setattr(_index_select, "cpu_threads", 1)
+    x = jnp.ones((2048, 256), jnp.float32)
+    idx = jnp.arange(128) % 256
+    assert _index_select.choose_kernel("cpu", (2048, 128), 4, False, 2048, 1) == "tiled"
+    f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
+    assert " while(" not in f.lower(x, idx).compile().as_text()
+    jax.export.export(f)(x, idx)  # serialisable
+    g = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[64, 128]).to_jax())
+    assert " while(" in g.lower(x, idx).compile().as_text()
+    np.testing.assert_array_equal(np.asarray(g(x, idx)), np.asarray(f(x, idx)))

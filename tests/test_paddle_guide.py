@@ -1,10 +1,10 @@
-"""Every example of Paddle's indexing guide (shared/seeds/000_*.txt) with its printed result.
+"""Every example of Paddle's indexing guide (dynamic-graph mode) with its printed result.
 
 jaxtensor spellings: ``jt.ones``, ``jt.arange(6).reshape((2, 3))``, ``jt.full([], 1,
 dtype='int32')``, ``jt.asarray`` for ``paddle.to_tensor``. Each check compares the shape
 and dtype the guide prints (also in our ``repr`` head) and the values. Where Paddle raises
-``ValueError`` for index arrays that do not broadcast, our contract (DESIGN.md §3) follows
-NumPy: ``IndexError``. Section 5.2 (static-graph mode, ``paddle.static.setitem``) has no
+``ValueError`` for index arrays that do not broadcast, jaxtensor follows NumPy
+(``docs/decisions.md``, *Indexing*): ``IndexError``. Section 5.2 (static-graph mode, ``paddle.static.setitem``) has no
 equivalent in jaxtensor and is the only part left out.
 """
 
@@ -159,7 +159,7 @@ def test_3_2_integer_arrays():
     for k in range(3):
         assert int(e[k]) == int(a[int(i1[k]), int(i2[k])])
     # shape (3,) and (2,) cannot be broadcast together: Paddle's ValueError is NumPy's
-    # IndexError in our contract
+    # IndexError here (docs/decisions.md, Indexing)
     with pytest.raises(IndexError, match="shape mismatch"):
         a[[0, 2, 1], [0, 1]]
 

@@ -1,4 +1,5 @@
-"""``Tensor.__setitem__`` against NumPy 2 as the oracle (DESIGN.md §3).
+"""``Tensor.__setitem__`` against NumPy 2 as the oracle (the rules of ``docs/guide.md``,
+*Assignment and dtype casting*, and ``docs/decisions.md``, *Indexing*, *Assignment casting*).
 
 Each property copies a NumPy array, performs the same assignment on it and on a Tensor
 (or on the same basic-index view of both), and compares the whole base afterwards, the
@@ -6,7 +7,7 @@ view too. Indices mix every kind (see ``indexing_strategies``); values are Pytho
 0-D and n-D Tensors / NumPy / JAX arrays / lists that broadcast to ``x[index]`` (leading
 1-sides included), of any dtype (cast like ``astype``).
 
-Where the contract deliberately differs from NumPy it is tested by hand: complex into real
+Where jaxtensor deliberately differs from NumPy it is tested by hand: complex into real
 is a ``TypeError`` (NumPy warns and drops the imaginary part); a Python float NaN *or* inf
 into an integer Tensor is a ``ValueError`` (NumPy: ``OverflowError`` for inf). Duplicate
 indices: the last value in C order wins, which is NumPy's result. A failed assignment

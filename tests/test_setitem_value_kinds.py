@@ -67,7 +67,7 @@ def test_python_numbers_follow_numpy():
             a[1] = v
             want = a.tolist()
         except (OverflowError, ValueError) as e:
-            # (the contract: NaN *and* infinity into integers are a ValueError)
+            # (docs/decisions.md, Assignment casting: NaN *and* infinity into integers are a ValueError)
             want = ValueError if isinstance(v, float) and not np.isfinite(v) else type(e)
         assert _outcome(target, 1, v) == want, (target, v)
 

@@ -2,8 +2,10 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 import jaxtensor as jt
 
@@ -21,3 +23,18 @@ def test_tour_runs():
         [sys.executable, "-m", "jaxtensor"], capture_output=True, text=True, check=True
     ).stdout
     assert "Environment" in out and "x64" in out
+
+
+def test_the_package_ships_its_typing_marker_and_license():
+    """PEP 561: ``py.typed`` is in the package and in the package data setuptools installs
+    (``pip wheel .`` puts it in the wheel); the license file is at the root."""
+    tomllib = pytest.importorskip("tomllib")  # (Python 3.11+)
+    root = Path(__file__).resolve().parents[1]
+    assert (root / "src" / "jaxtensor" / "py.typed").is_file()
+    with open(root / "pyproject.toml", "rb") as f:
+        conf = tomllib.load(f)
+    assert "py.typed" in conf["tool"]["setuptools"]["package-data"]["jaxtensor"]
+    assert conf["project"]["license"] == {"text": "Apache-2.0"}
+    text = (root / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert "Copyright 2026 The jaxtensor authors" in text

@@ -1,4 +1,4 @@
-"""The examples of the PyTorch indexing notes (shared/seeds/001_*.txt), against PyTorch (CPU).
+"""The examples of the PyTorch indexing notes, against PyTorch (CPU).
 
 Boolean masks mixed with ints and slices, fancy indexing with index tensors broadcast
 together, the ``arrange_at_dim`` identity and ``gather`` written as fancy indexing. Each
@@ -9,7 +9,7 @@ One printed line of the notes is from an old PyTorch: ``a[index_2, 1]`` printed
 ``[-0.2438, -0.3307, -1.3863, 0.1587]`` (the int applied first, the mask to the remaining
 axes). Current PyTorch (2.13) and NumPy give ``[-0.2438, 0.3157, -1.1343, 0.1587]`` (the
 mask covers axes 0-1, the int axis 2, the same as ``a[index_2][:, 1]``), which is what
-our NumPy contract gives. The notes pass a Python *list* of index tensors (``x[all_idx]``),
+jaxtensor gives (NumPy's rule). The notes pass a Python *list* of index tensors (``x[all_idx]``),
 which PyTorch reads as a tuple; NumPy 2 (our oracle) reads a list as one array, so the
 jaxtensor spelling is ``x[tuple(all_idx)]``.
 """

@@ -259,32 +259,24 @@ def test_recompiles_on_shape_and_dtype():
 
 
 # -- donation --------------------------------------------------------------------------------
-def test_unexported_buffers_are_donated_and_exported_ones_kept():
-    f = jt.jit(lambda x: x.__setitem__(0, 1.0))
+def test_exported_buffers_are_kept():
+    f = jt.jit(lambda x: x.__setitem__(0, x[0] + 1.0))
     x = jt.zeros(4)
     f(x)
-    ptr = x._storage.array.unsafe_buffer_pointer()
-    f(x)  # donated: the update happens in the same buffer
-    assert x._storage.array.unsafe_buffer_pointer() == ptr
+    f(x)
     held = x.to_jax()  # exported: must stay valid
     f(x)
     assert not held.is_deleted()
-    assert np.asarray(held).tolist() == [1.0, 0.0, 0.0, 0.0]
-    g = jt.jit(lambda x: x.__setitem__(0, 1.0), donate=False)
-    y = jt.zeros(2)
-    keep = y._storage.array
-    g(y)
-    assert not keep.is_deleted()
+    assert np.asarray(held).tolist() == [2.0, 0.0, 0.0, 0.0]
+    assert x.tolist() == [3.0, 0.0, 0.0, 0.0]
 
 
 def test_unwritten_arguments_are_untouched():
     f = jt.jit(lambda x, y: y * 2.0)
     x, y = jt.zeros(2), jt.ones(2)
-    vx, vy = x._storage.version, y._storage.version
     out = f(x, y)
     assert np.asarray(out).tolist() == [2.0, 2.0]
-    assert np.asarray(y).tolist() == [1.0, 1.0]
-    assert x._storage.version >= vx and y._storage.version >= vy
+    assert np.asarray(y).tolist() == [1.0, 1.0] and np.asarray(x).tolist() == [0.0, 0.0]
 
 
 # -- implicit state: closed-over Tensors -------------------------------------------------------
@@ -815,20 +807,6 @@ def test_methods_negative_static_argnums_and_jit_kwargs():
         jt.jit(lambda x, s: x, static_argnums=1)(x, [1, 2])
     with pytest.raises(TypeError, match="callable"):
         jt.jit(3)
-
-
-def test_implicit_state_is_held_weakly():
-    import gc
-    import weakref
-
-    holder = {"w": jt.ones(3)}
-    f = jt.jit(lambda x: x * holder["w"])
-    assert f(jt.ones(3)).tolist() == [1.0, 1.0, 1.0]
-    st = weakref.ref(holder["w"]._storage)
-    holder["w"] = jt.full(3, 2.0)  # rebinding: the old Tensor is garbage now
-    gc.collect()
-    assert st() is None  # jaxtensor.jit does not keep it alive
-    assert f(jt.ones(3)).tolist() == [2.0, 2.0, 2.0]  # the dead input forced a retrace
 
 
 def test_component_views_of_complex_storage_as_arguments():

@@ -1,11 +1,10 @@
-"""The examples in docs/transforms.md and in the docstrings of jaxtensor._jit._transforms run."""
+"""The examples in docs/transforms.md run (the docstrings of ``_jit/_transforms.py``: in
+tests/test_internals.py)."""
 
 from __future__ import annotations
 
 import doctest
 from pathlib import Path
-
-from jaxtensor._jit import _transforms
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "transforms.md"
 
@@ -15,6 +14,3 @@ def test_transforms_guide_examples():
     assert res.failed == 0 and res.attempted > 20
 
 
-def test_transforms_docstring_examples():
-    res = doctest.testmod(_transforms, optionflags=doctest.ELLIPSIS)
-    assert res.failed == 0 and res.attempted > 10

@@ -1,7 +1,7 @@
 """Element-wise functions of the Array API standard, generated from one table.
 
-Each row of :data:`_BINARY` and :data:`_UNARY` is ``(name, kernel, dtype category)``, as in
-array-api-strict's ``_elementwise_functions.py``: the kernel is a pure function of ``jax``
+Each row of :data:`_BINARY` and :data:`_UNARY` is ``(name, kernel, dtype category)``, as
+array-api-strict defines its element-wise functions: the kernel is a pure function of ``jax``
 arrays (``jax.numpy``'s, or a corrected one from ``_elementwise_kernels`` where the standard
 lists special cases that ``jax.numpy`` gets wrong); the category says which operands the
 function takes and in which dtype its kernel computes:

@@ -13,8 +13,9 @@ has two kernels:
   with one bare ``lax.gather`` from a ``dynamic_slice`` window of ``x`` (contiguous row copies
   when the tile spans whole inner rows) and writes it with ``dynamic_update_slice`` into the
   loop-carried output; XLA fuses the three into one in-place loop per step. The carried output
-  starts **uninitialised** (:func:`~jaxtensor._core._uninitialized.uninitialized`: XLA:CPU would otherwise zero-fill it, a full
-  extra pass) or, with ``out=``, as the donated buffer. A remainder tile (sizes that do not
+  starts as :func:`~jaxtensor._core._uninitialized.uninitialized` gives it (``lax.empty``, a
+  zero fill on XLA:CPU; uninitialised with the opt-in ``JAXTENSOR_UNINITIALIZED_OUTPUT=1``)
+  or, with ``out=``, as the donated buffer. A remainder tile (sizes that do not
   divide) is *fused*: the last tile along a dimension starts at ``size - tile`` instead of
   running past the end, so it overlaps its neighbour and rewrites identical values — one loop
   body, no padding, no second kernel. The default tile is the largest block of whole inner rows
@@ -349,13 +350,14 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
 
     ``lead`` is the product of the dimensions before ``dim``, ``row`` of those after it. The
     rule comes from the measurements in ``docs/benchmarks.md`` (section index_select) and
-    ``docs/index_select.md``, one core, repeated because the machine is shared. Since the
-    tiled loop writes into an uninitialised buffer (:func:`~jaxtensor._core._uninitialized.uninitialized`), fresh outputs and
-    ``out=`` follow the same rule (``donated_out`` no longer changes it):
+    ``docs/index_select.md``, one core, repeated because the machine is shared. Fresh
+    outputs and ``out=`` follow the same rule (``donated_out`` does not change it): where the
+    rule picks the tiled loop, it beats the direct gather from a zero-filled output too.
 
     * CPU, one thread: for short rows under leading dimensions (a column gather, ``dim=-1``;
       ``row * itemsize < TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.75-0.93
-      in repeated runs; XLA:CPU's code for one gather over the whole output is slower there
+      in repeated runs with the opt-in uninitialised output, 0.95 from a zero-filled one,
+      jitted; XLA:CPU's code for one gather over the whole output is slower there
       than for the same gather per tile, see ``docs/index_select.md``) -> tiled when the
       output is more than one tile. Everywhere else — row gathers (embedding lookups) and
       batches of long rows — both kernels measured equal within noise (0.94-1.14) -> direct,

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import jax
 import numpy as np
 
-from ._args import as_value
+from ._args import value as _arg_value
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
 from ._fast_operators import _by_signature, _scalar_arg
 
@@ -161,7 +161,7 @@ def _first(x: Tensor, other: Any, fn: Callable, fname: str, name: str) -> Tensor
             return x
     if t is Tensor or not (t is bool or t is int or t is float or t is complex):
         # a Tensor or any array-like: its value is an argument of the kernel
-        b = other._value() if t is Tensor else as_value(other)
+        b = other._value() if t is Tensor else _arg_value(other, "other")
         compute = _on_tensors(fn)
         key: tuple = ("inplace", name, vkey, dt, "array", np.dtype(b.dtype))
     else:  # a Python scalar without a fast-path kernel: a constant of the kernel

@@ -34,11 +34,12 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core as _core
+from jax.core import eval_context
 
 from . import _cache
 from ._config import X64
 from ._context import current as _current_jit
+from ._jax_private import EvalTrace, trace_state
 
 Tracer = jax.core.Tracer
 _ArrayImpl = type(jnp.zeros(()))
@@ -73,7 +74,7 @@ _pickers = _cache.cache("queued-write flush kernel pickers", 256)
 
 
 def current_trace() -> object:
-    return _core.trace_ctx.trace
+    return trace_state.value
 
 
 class TracerLeakError(RuntimeError):
@@ -95,14 +96,6 @@ class TracerLeakError(RuntimeError):
     ...     print(type(e).__name__)
     TracerLeakError
     """
-
-
-def _take_new(donate: bool | None) -> Callable[[Any, Any], Any]:
-    return _second
-
-
-def _second(old: Any, new: Any) -> Any:
-    return new
 
 
 class Storage:
@@ -127,7 +120,7 @@ class Storage:
         self.dtype = array.dtype
         self.version = 0
         self.exported = exported
-        self.trace = _core.trace_ctx.trace
+        self.trace = trace_state.value
         self._pending: list[tuple[int, Any]] | None = None
         self.meta: Any = None  # what the indexing code derives once from shape and dtype
         # the Sharding every value keeps when it spans several devices, False on one device,
@@ -276,7 +269,7 @@ class Storage:
 
     def _install(self, new: Any) -> None:
         """The one place a storage's value changes (callers hold the storage's lock)."""
-        if isinstance(new, Tracer) and self.trace is not _core.trace_ctx.trace:
+        if isinstance(new, Tracer) and self.trace is not trace_state.value:
             raise TracerLeakError(
                 "a Tensor created outside this traced function is being mutated inside it; "
                 "under jax.jit/grad/vmap that would leak a tracer into the Tensor. Pass the "
@@ -347,13 +340,13 @@ class Storage:
             # loses every sharded axis but the first)
             unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)
             del arr
-            if type(_core.trace_ctx.trace) is _core.EvalTrace:
+            if type(trace_state.value) is EvalTrace:
                 self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
             else:
                 # read first inside a trace (a closed-over Tensor met by jaxtensor.jit or
                 # jax.jit): the queued writes are concrete and happened before it, so they
                 # are applied eagerly (traced, the result would leak a tracer)
-                with _core.eval_context():
+                with eval_context():
                     self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
         finally:
             del p[:taken]

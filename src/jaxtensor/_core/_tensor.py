@@ -23,15 +23,19 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core as _jax_core
 
 from . import _view
 from ._context import current as _current_jit
+from ._jax_private import (
+    pytype_aval_mappings,
+    register_canonicalize_value_handler,
+    shard_arg_handlers,
+    trace_state,
+)
 from ._storage import Storage
 
 _new = object.__new__
 _SWAP = (1, 0)
-_trace_ctx = _jax_core.trace_ctx
 
 Tracer = jax.core.Tracer
 
@@ -410,15 +414,14 @@ jax.tree_util.register_pytree_node(Tensor, _tree_flatten, _tree_unflatten)
 def _register_with_jax() -> None:
     """Let ``jax.lax`` functions and JAX's dispatch take Tensors as arrays (JAX no longer
     calls ``__jax_array__`` for them). The value handed to a computation is marked exported,
-    as the computation may return it unchanged."""
-    from jax._src import core as jcore
-    from jax._src import dtypes as jdtypes
-    from jax._src.interpreters import pxla
-
-    jcore.pytype_aval_mappings[Tensor] = lambda t: jcore.typeof(t._value())
-    jdtypes.canonicalize_value_handlers[Tensor] = Tensor.to_jax
-    shard = pxla.shard_arg_handlers[type(jnp.zeros(()))]
-    pxla.shard_arg_handlers[Tensor] = lambda xs, *rest: shard([x.to_jax() for x in xs], *rest)
+    as the computation may return it unchanged. Nothing is registered on a JAX release
+    without these registries (``_jax_private.MISSING`` says so)."""
+    if pytype_aval_mappings is None:
+        return
+    pytype_aval_mappings[Tensor] = lambda t: jax.typeof(t._value())
+    register_canonicalize_value_handler(Tensor, Tensor.to_jax)
+    shard = shard_arg_handlers[type(jnp.zeros(()))]
+    shard_arg_handlers[Tensor] = lambda xs, *rest: shard([x.to_jax() for x in xs], *rest)
 
 
 _register_with_jax()
@@ -454,7 +457,7 @@ def new_tensor(array: Any) -> Tensor:
     st.dtype = array.dtype
     st.version = 0
     st.exported = False
-    st.trace = _trace_ctx.trace
+    st.trace = trace_state.value
     st._pending = st.meta = st.layout = st._lock = None
     t = _new(Tensor)
     t._storage = st

@@ -3,9 +3,9 @@
 Each public function's docstring is written by hand next to its code (or, for the generated
 element-wise functions, in ``_elementwise_docs``): a summary, prose and an example. What can
 be derived is added here, so that ``help(jt.name)`` and the API reference show numpydoc
-sections everywhere: ``Parameters`` (from the signature, described by ``_docs_params``),
+sections everywhere: ``Parameters`` (from the signature, described by ``_params``),
 ``Returns`` (the return annotation and the summary line), ``Raises`` and ``See Also`` (from
-``_docs_refs``) and the ``Examples`` heading over the ``>>>`` lines. The examples of the
+``_refs``) and the ``Examples`` heading over the ``>>>`` lines. The examples of the
 Tensor method forms live in ``_methods_docs``. A docstring that already has a ``Parameters``
 or an ``Examples`` section is left as written.
 
@@ -45,7 +45,7 @@ _BOOL_RESULT = {"equal", "not_equal", "less", "less_equal", "greater", "greater_
                 "isfinite", "isinf", "isnan", "signbit", "logical_and", "logical_or",
                 "logical_xor", "logical_not"}
 
-# parameters that have no description in _docs_params (should stay empty)
+# parameters that have no description in _params (should stay empty)
 UNDESCRIBED: list[str] = []
 
 

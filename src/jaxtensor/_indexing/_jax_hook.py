@@ -3,9 +3,9 @@
 JAX's index parser accepts only ``jax.Array`` and ``np.ndarray`` as array indices. A Tensor
 is neither, and must not claim to be a ``jax.Array``: array-api-compat and the libraries
 built on it dispatch on that check, and would hand a Tensor to ``jax.numpy``. Every path of
-the parser (reads, ``.at[]`` updates, ``ufunc.at``) starts at
-``jax._src.numpy.indexing.eliminate_deprecated_list_indexing``; :func:`install` wraps that
-function so that a Tensor index (alone or in a tuple) is replaced by its value, as
+the parser (reads, ``.at[]`` updates, ``ufunc.at``) starts at one private function of JAX's
+(``_jax_private.jnp_indexing.eliminate_deprecated_list_indexing``); :func:`install` wraps
+that function so that a Tensor index (alone or in a tuple) is replaced by its value, as
 ``t.to_jax()`` gives it (so the value is marked exported: a later write to ``t`` never
 donates a buffer JAX still holds). Every other index reaches JAX's function unchanged.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._core import Tensor
+from .._core._jax_private import jnp_indexing
 
 _HOOK = "_jaxtensor_tensor_indices"
 
@@ -34,11 +35,9 @@ def _to_jax(idx: Any) -> Any:
 
 def install() -> None:
     """Make JAX's index parser take Tensors (once; nothing where JAX has moved it)."""
-    try:
-        from jax._src.numpy import indexing
-        original = indexing.eliminate_deprecated_list_indexing
-    except (ImportError, AttributeError):
+    if jnp_indexing is None:
         return
+    original = jnp_indexing.eliminate_deprecated_list_indexing
     if getattr(original, _HOOK, False):
         return
 
@@ -47,5 +46,5 @@ def install() -> None:
 
     setattr(eliminate_deprecated_list_indexing, _HOOK, True)
     eliminate_deprecated_list_indexing.__wrapped__ = original  # type: ignore[attr-defined]
-    indexing.eliminate_deprecated_list_indexing = eliminate_deprecated_list_indexing
+    jnp_indexing.eliminate_deprecated_list_indexing = eliminate_deprecated_list_indexing
 

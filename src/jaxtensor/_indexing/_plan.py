@@ -19,7 +19,7 @@ typed item per indexed position:
 ========================  ==============================================================
 
 Lowering is ``_getset.py``'s: a plan of ints, slices and new axes becomes a view
-(:mod:`_basic_index`), anything else a gather or scatter.
+(``_basic.py``), anything else a gather or scatter.
 
 >>> from jaxtensor._indexing import _plan as ip
 >>> sig, values = ip.split((1, slice(None, None, 2), None))

@@ -3,8 +3,8 @@
 The value is cast to the destination dtype with ``astype``'s rules (floats truncate into
 integers, nonzero becomes True); complex into real raises ``TypeError``; a Python int out of
 the destination's range raises ``OverflowError`` (as NumPy 2 does) and a float NaN or
-infinity into integers ``ValueError`` (the contract's choice; NumPy raises ``OverflowError``
-for an infinity); the value must broadcast to the selection's shape (leading
+infinity into integers ``ValueError`` (one error for both: ``docs/decisions.md``, *Assignment
+casting*; NumPy raises ``OverflowError`` for an infinity); the value must broadcast to the selection's shape (leading
 1-axes may be dropped), else ``ValueError`` naming both shapes.
 
 A single value gets these checks whatever its Python type: a NumPy scalar, a 0-D NumPy

@@ -21,8 +21,8 @@ One call path (see ``docs/architecture.md``):
    A repeat *plain* call (positional Tensors without views, numbers, arrays) skips the
    description: the guard generated for its signature (``_guard.py``, the one place
    code is generated) checks the signature and makes the same call.
-2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit_trace.Trace` in the
-   ``jaxtensor._context.current`` context variable gives the function its own value of
+2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit._trace.Trace` in the
+   ``jaxtensor._core._context.current`` context variable gives the function its own value of
    every storage and collects bounds checks of traced index values into one small
    ``[code, value]`` output (``_pytree.py`` rebuilds the arguments and describes the
    outputs). Nothing is patched onto classes or module globals, and nothing raises to
@@ -51,11 +51,13 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core as _core
 from jax.experimental import checkify
 
 from .._core import Storage, Tensor, _config, _view, current_trace
 from .._core import current as _current
+from .._core._jax_private import EvalTrace as _EvalTrace
+from .._core._jax_private import eval_trace as _eval_trace
+from .._core._jax_private import trace_state as _trace_state
 from . import _guard, _shardings
 from . import _pytree as jpt
 from . import _trace as jtr
@@ -63,8 +65,6 @@ from . import _trace as jtr
 __all__ = ["jit"]
 
 Tracer = jax.core.Tracer
-_EvalTrace = _core.EvalTrace
-_trace_state = _core.trace_state_strong_ref  # .value: the current JAX trace
 _IDX = _view._IDX_NP
 _ArrayImpl = type(jnp.zeros(0))
 
@@ -186,7 +186,7 @@ class Jitted:
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
         self._plans: dict[Hashable, Plan] = {}
-        # the guards of plain calls by signature (see _jit_guard), and the last one used
+        # the guards of plain calls by signature (see _guard), and the last one used
         self._guards: dict[Hashable, Callable] = {}
         self._guard: Callable | None = None
         self._flat_trees: dict[int, Any] = {}
@@ -271,7 +271,7 @@ class Jitted:
         sid: dict[Storage, int] = {}
         desc: list[Any] = []
         starts: list[Any] = []
-        inputs: list[Any] = []  # the compiled function's arguments (see _layout)
+        inputs: list[Any] = []  # the compiled function's arguments (see _pytree.layout)
         seen: dict[int, int] = {}
         for j, x in enumerate(leaves):
             if isinstance(x, Tensor):
@@ -551,7 +551,7 @@ class Jitted:
         return plan
 
     def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
-        """The traced function: the user's function run over a :class:`~._jit_trace.Trace`.
+        """The traced function: the user's function run over a :class:`~._trace.Trace`.
         A check the folded output cannot carry (in a nested trace) abandons the trace
         (``_Retrace``): the call is traced again under checkify. The closed-over storages
         the trace met are left on the plan (``plan.discovered``)."""
@@ -574,7 +574,7 @@ class Jitted:
              ) -> tuple[dict, jtr.Trace]:
         (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
         if type(call) is list:  # a plain call
-            storages, outer, parent = call, _core.eval_trace, None
+            storages, outer, parent = call, _eval_trace, None
         else:
             storages, outer, parent = call.storages, call.outer, call.parent
         positions, other_pos, starts_pos = jpt.layout(spec)

@@ -23,16 +23,21 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
-from jax._src import checkify as _checkify
-from jax._src import core as _core
+from jax.core import ShapedArray
 from jax.experimental import checkify
-from jax.interpreters import mlir
+from jax.extend.core import Primitive
 
 from .._core import IDX as _IDX
 from .._core import JitTrace, Storage, TracerLeakError, current_trace
+from .._core._jax_private import (
+    EvalTrace,
+    checkify_error_preds,
+    checkify_rules,
+    lower_fun,
+    register_lowering,
+)
 
 Tracer = jax.core.Tracer
-EvalTrace = _core.EvalTrace
 _IDX_SIZE = np.dtype(_IDX).itemsize
 _MISSING = object()
 
@@ -42,7 +47,7 @@ OWN, CHECKIFY, INHERIT = "own", "checkify", "inherit"
 
 
 def _no_error_rule(error: Any, enabled_errors: Any) -> tuple[Any, Any]:
-    preds = [jnp.any(p) for p in error._pred.values()]
+    preds = [jnp.any(p) for p in checkify_error_preds(error)]
     failed = preds[0] if preds else jnp.bool_(False)
     for p in preds[1:]:
         failed = failed | p
@@ -52,12 +57,15 @@ def _no_error_rule(error: Any, enabled_errors: Any) -> tuple[Any, Any]:
 #: ``no_error_p.bind()``: whether no check has failed so far, read from checkify's error state
 #: where ``checkify`` interprets it (in a loop body: the state carried into the iteration).
 #: Outside checkify nothing is known to have failed: True.
-no_error_p = _core.Primitive("jaxtensor_no_error")
+no_error_p = Primitive("jaxtensor_no_error")
 no_error_p.def_impl(lambda: np.bool_(True))
-no_error_p.def_abstract_eval(lambda: _core.ShapedArray((), np.dtype(bool)))
-mlir.register_lowering(no_error_p, mlir.lower_fun(lambda: [jnp.bool_(True)],
-                                                  multiple_results=True))
-_checkify.error_checks[no_error_p] = _no_error_rule
+no_error_p.def_abstract_eval(lambda: ShapedArray((), np.dtype(bool)))
+#: Whether writes can be gated by checkify's error state (JAX's private rule table is there:
+#: ``_jax_private.MISSING``); without it writes under checkify are not gated.
+GATED = checkify_rules is not None
+if GATED:
+    register_lowering(no_error_p, lower_fun(lambda: [jnp.bool_(True)], multiple_results=True))
+    checkify_rules[no_error_p] = _no_error_rule
 
 
 class Trace(JitTrace):
@@ -129,7 +137,7 @@ class Trace(JitTrace):
     def _ok_so_far(self) -> Any:
         mode = self.mode
         if mode == CHECKIFY:
-            return no_error_p.bind() if self.ok is not None else None
+            return no_error_p.bind() if self.ok is not None and GATED else None
         if mode == INHERIT:
             return self.parent._ok_so_far()
         return self.ok if current_trace() is self.jax_trace else None

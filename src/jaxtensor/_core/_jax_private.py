@@ -1,0 +1,170 @@
+"""Every private JAX name jaxtensor uses, in one place.
+
+JAX promises nothing about ``jax._src``, ``jax.interpreters`` or the layout of XLA's FFI
+structs; ``pyproject.toml`` therefore caps ``jax`` below the next minor release
+(``docs/decisions.md``, *JAX versions*). Each name below says what it is for and the release
+it was checked against. Where JAX has a public spelling, the rest of the package uses that
+instead (``jax.typeof``, ``jax.core.ShapedArray``, ``jax.core.eval_context``,
+``jax.extend.core.Primitive``, ``jax.experimental.checkify``, ``jax.ffi``); no other module
+mentions ``jax._src``, ``jax.interpreters`` or ``jaxlib`` (``tests/test_import_graph.py``).
+
+Each private name is **fenced**: on a release that lacks it, jaxtensor still imports, the
+feature that needs it falls back or is off, :data:`MISSING` names it with what changed, and
+one warning at import says so. Names are bound here once, at import: the hot paths read
+them as module globals, as they read JAX's before.
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Any
+
+import jax
+from jax.experimental import checkify
+
+__all__ = [
+    "EvalTrace", "MISSING", "checkify_error_preds", "checkify_rules", "eval_trace",
+    "jnp_indexing", "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
+    "register_canonicalize_value_handler", "register_lowering", "shard_arg_handlers",
+    "trace_state",
+]
+
+#: The fenced names this JAX release lacks: name -> what jaxtensor does without it.
+MISSING: dict[str, str] = {}
+
+# -- the current trace (checked against JAX 0.10.2) -------------------------------------------
+# ``trace_state.value`` is the trace JAX is running (``eval_trace``, an ``EvalTrace``, outside
+# any transformation). Storages record it when made and compare it on every write (a write of
+# a tracer into a storage of another trace would leak it), and ``jaxtensor.jit``'s short path
+# checks it per call. ``jax._src.core.trace_ctx.trace`` reads the same through a property.
+# Fallback: the public ``jax.extend.core.take_current_trace`` (a context manager per read).
+try:
+    from jax._src.core import EvalTrace, eval_trace
+    from jax._src.core import trace_state_strong_ref as trace_state
+except (ImportError, AttributeError):
+    from jax.extend.core import take_current_trace
+
+    class _PublicTraceState:
+        """``.value``: the current trace, read through JAX's public context manager."""
+
+        __slots__ = ()
+
+        @property
+        def value(self) -> Any:
+            with take_current_trace() as trace:
+                return trace
+
+    trace_state = _PublicTraceState()  # type: ignore[assignment]
+    eval_trace = trace_state.value  # (jaxtensor is imported outside any transformation)
+    EvalTrace = type(eval_trace)  # type: ignore[misc]
+    MISSING["jax._src.core.trace_state_strong_ref"] = (
+        "the current trace is read through jax.extend.core.take_current_trace (slower)")
+
+# -- Tensors as arguments of jax.lax functions and jax.jit (checked against JAX 0.10.2) -------
+# JAX no longer calls ``__jax_array__`` for these; a type is registered with its aval (what
+# ``jax.typeof`` answers), its value canonicalisation and its argument-sharding handler.
+try:
+    from jax._src.core import pytype_aval_mappings
+    from jax._src.dtypes import register_canonicalize_value_handler
+    from jax._src.interpreters.pxla import shard_arg_handlers
+except (ImportError, AttributeError):
+    pytype_aval_mappings = shard_arg_handlers = None  # type: ignore[assignment]
+    register_canonicalize_value_handler = None  # type: ignore[assignment]
+    MISSING["jax._src.core.pytype_aval_mappings"] = (
+        "jax.lax functions and jax.jit functions do not take Tensors: pass t.to_jax()")
+
+# -- gating writes by checkify's error state (checked against JAX 0.10.2) ---------------------
+# ``checkify_rules`` maps a primitive to its rule under ``checkify``; jaxtensor adds one for
+# its ``jaxtensor_no_error`` primitive, which reads the error state so far through
+# ``checkify_error_preds`` (the predicates of a ``checkify.Error``, its private ``_pred``).
+# ``register_lowering``/``lower_fun`` give that primitive its lowering outside checkify.
+try:
+    from jax._src.checkify import error_checks as checkify_rules
+    from jax.interpreters.mlir import lower_fun, register_lowering
+
+    if not hasattr(checkify.Error, "_pred"):
+        raise AttributeError("checkify.Error._pred")
+    _preds = operator.attrgetter("_pred")
+
+    def checkify_error_preds(error: Any) -> list[Any]:
+        """The failure predicates of a ``checkify.Error`` (one per kind of error)."""
+        return list(_preds(error).values())
+
+except (ImportError, AttributeError):
+    checkify_rules = checkify_error_preds = None  # type: ignore[assignment]
+    lower_fun = register_lowering = None  # type: ignore[assignment]
+    MISSING["jax._src.checkify.error_checks"] = (
+        "inside a jaxtensor.jit function, writes after a failed bounds check in a loop body "
+        "or branch are not skipped (the call still raises the IndexError)")
+
+# -- JAX's own indexing with Tensor indices (checked against JAX 0.10.2) ----------------------
+# Every path of JAX's index parser (reads, ``.at[]`` updates, ``ufunc.at``) starts at this
+# module's ``eliminate_deprecated_list_indexing``, which ``_indexing/_jax_hook.py`` wraps.
+try:
+    from jax._src.numpy import indexing as jnp_indexing
+
+    if not callable(getattr(jnp_indexing, "eliminate_deprecated_list_indexing", None)):
+        raise AttributeError("eliminate_deprecated_list_indexing")
+except (ImportError, AttributeError):
+    jnp_indexing = None
+    MISSING["jax._src.numpy.indexing.eliminate_deprecated_list_indexing"] = (
+        "jnp_array[t] and .at[t] with a Tensor index raise JAX's error: index with "
+        "t.to_jax()")
+
+
+# -- XLA's FFI C API (xla/ffi/api/c_api.h as shipped in jaxlib 0.10.2) ------------------------
+def make_noop_ffi_handler() -> Any:
+    """An XLA FFI handler (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``) that does nothing,
+    as a ctypes callback (for ``_uninitialized.py``, which registers it through the public
+    ``jax.ffi``; any failure there falls back to ``lax.empty``).
+
+    It reads only the head of the call frame (the structs below mirror the C API's). At
+    execution it returns NULL (success) at once. The only other call is XLA's metadata query
+    when it compiles a program that uses the target: the handler reports the runtime's own
+    API version (it uses nothing version-dependent) and no traits.
+    """
+    import ctypes
+
+    class _Ext(ctypes.Structure):  # XLA_FFI_Extension_Base
+        _fields_ = [("struct_size", ctypes.c_size_t), ("type", ctypes.c_int),
+                    ("next", ctypes.c_void_p)]
+
+    class _Version(ctypes.Structure):  # XLA_FFI_Api_Version
+        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
+                    ("major", ctypes.c_int), ("minor", ctypes.c_int)]
+
+    class _Api(ctypes.Structure):  # the head of XLA_FFI_Api
+        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.c_void_p),
+                    ("api_version", _Version)]
+
+    class _Metadata(ctypes.Structure):  # XLA_FFI_Metadata
+        _fields_ = [("struct_size", ctypes.c_size_t), ("api_version", _Version),
+                    ("traits", ctypes.c_uint32), ("state_type_id", ctypes.c_int64)]
+
+    class _MetadataExt(ctypes.Structure):  # XLA_FFI_Metadata_Extension
+        _fields_ = [("base", _Ext), ("metadata", ctypes.POINTER(_Metadata))]
+
+    class _Frame(ctypes.Structure):  # the head of XLA_FFI_CallFrame
+        _fields_ = [("struct_size", ctypes.c_size_t), ("extension_start", ctypes.POINTER(_Ext)),
+                    ("api", ctypes.POINTER(_Api))]
+
+    metadata_extension = 1  # XLA_FFI_Extension_Metadata
+
+    def handler(frame_ptr: int) -> None:
+        frame = _Frame.from_address(frame_ptr)
+        ext = frame.extension_start
+        if ext and ext.contents.type == metadata_extension:
+            meta = ctypes.cast(ext, ctypes.POINTER(_MetadataExt)).contents.metadata.contents
+            v = frame.api.contents.api_version
+            meta.api_version = _Version(ctypes.sizeof(_Version), None, v.major, v.minor)
+            meta.traits = 0
+
+    return ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(handler)
+
+
+if MISSING:
+    warnings.warn(
+        f"jaxtensor was checked against JAX 0.10.2; this JAX {jax.__version__} lacks "
+        + "; ".join(f"{name}, so {what}" for name, what in MISSING.items()),
+        RuntimeWarning, stacklevel=2)
