@@ -325,7 +325,8 @@ def test_transforms_take_array_likes(how: str) -> None:
     assert float(out) == 14.0 and float(tangent) == 28.0
 
 
-@pytest.mark.parametrize("bad", [None, {"a": 1}, "text", object()], ids=repr)
+@pytest.mark.parametrize("bad", [None, {"a": 1}, "text", object()],
+                         ids=["None", "dict", "str", "object"])  # (ids alike in every process)
 @pytest.mark.parametrize("name", ["sum", "moveaxis", "sin", "add", "reshape", "sort",
                                   "matmul", "concat", "take"])
 def test_what_asarray_refuses_names_function_and_argument(name: str, bad: Any) -> None:
