@@ -99,18 +99,35 @@ def _view_dtype(base: Any, comp: str | None) -> Any:
     return base.dtype if comp is None else jnp.real(jnp.zeros((), base.dtype)).dtype
 
 
+def view_writer(steps: tuple, comp: str | None, shape: tuple[int, ...]) -> Callable:
+    """The write kernel of a view structure: ``write(base, dyn, v)`` puts ``v`` (cast and
+    broadcast) where the view lies; ``write.gated(ok, base, dyn, v)`` writes only if the
+    traced bool ``ok`` holds, at the cost of the region written (otherwise the region's own
+    values are written back: ``jaxtensor.jit``'s checks). The one builder of the kernel key
+    ``("write", view.key)``, whichever path asks first."""
+
+    def write(base: Any, dyn: Any, v: Any) -> Any:
+        v = _fit(v, _view_dtype(base, comp), shape)
+        return _view.chain_backward(steps, comp, base, dyn, v)
+
+    def gated(ok: Any, base: Any, dyn: Any, v: Any) -> Any:
+        v = _fit(v, _view_dtype(base, comp), shape)
+        old = _view.chain_forward(steps, comp, base, dyn, True)
+        return write(base, dyn, jnp.where(ok, v, old))
+
+    write.gated = gated  # type: ignore[attr-defined]
+    return write
+
+
+def view_kernels(view: _view.View) -> Kernels:
+    """The cached write kernels of ``view``'s structure."""
+    steps, comp, shape = view.steps, view.comp, view.shape
+    return kernels(("write", view.key), lambda: view_writer(steps, comp, shape))
+
+
 def write_view(storage: Storage, view: _view.View, value: Any) -> None:
     """Replace the elements ``view`` covers by ``value`` (broadcast, cast to the dtype)."""
-    steps, comp, shape = view.steps, view.comp, view.shape
-
-    def build() -> Callable:
-        def write(base: Any, dyn: Any, v: Any) -> Any:
-            v = _fit(v, _view_dtype(base, comp), shape)
-            return _view.chain_backward(steps, comp, base, dyn, v)
-
-        return write
-
-    update(storage, ("write", view.key), build, view.dyn(), value)
+    storage.update(view_kernels(view), view.dyn(), value)
 
 
 def assign(storage: Storage, view: _view.View | None, value: Any) -> None:

@@ -12,7 +12,6 @@ and one kernel dispatch per write.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -87,7 +86,7 @@ class Template:
         # template of this view structure (x[2:7] and x[3:8], or X.T[3, 0] made from a new
         # X.T each time, differ only in start offsets, which are data), so writes at new
         # positions compile nothing
-        self.pick = _kernels.kernels(("write", view.key), self.write_py)
+        self.pick = _kernels.view_kernels(view)
         # the memo of the views this template makes (all of one structure)
         self.view_fast = _view.memo_of(view.key)
         # one element of a strided view of the base: its flat index is the starts dotted
@@ -130,23 +129,6 @@ class Template:
             self.steps, tuple(starts), self.comp, self.shape, self.key, self.view_fast, None,
             origin)
         return v
-
-    # -- kernels ---------------------------------------------------------------------------
-    def write_py(self) -> Callable:
-        steps, comp, shape = self.steps, self.comp, self.shape
-
-        def write(base: Any, dyn: Any, v: Any) -> Any:
-            v = _kernels._fit(v, _kernels._view_dtype(base, comp), shape)
-            return _view.chain_backward(steps, comp, base, dyn, v)
-
-        def gated(ok: Any, base: Any, dyn: Any, v: Any) -> Any:
-            # the write only if ``ok`` (a traced bool), at the cost of the region written:
-            # otherwise the region's own values are written back (jaxtensor.jit's checks)
-            v = _kernels._fit(v, _kernels._view_dtype(base, comp), shape)
-            return write(base, dyn, jnp.where(ok, v, _view.chain_forward(steps, comp, base, dyn, True)))
-
-        write.gated = gated  # type: ignore[attr-defined]
-        return write
 
 
 def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) -> Template:
