@@ -78,13 +78,12 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call: Any) -> Callabl
             src += [f"    if {s} is {other}:", "        return MISS"]
     flags = [e for e in key if e is not None]
     sts_list = f"[{', '.join(sts)}]"
-    if len(sts) == 1:  # (the commonest: one storage's lock, without sorting)
-        src += ["    held = s0.lock()", "    held.acquire()"]
-        release = "held.release()"
+    single = len(sts) == 1  # (the commonest: one storage's lock, without sorting)
+    if single:
+        src += ["    with s0._lock or s0.lock():"]
     else:
-        src += [f"    held = lock({sts_list})"]
-        release = "unlock(held)"
-    src += ["    try:", "        if plan.stale:", "            return MISS"]
+        src += [f"    held = lock({sts_list})", "    try:"]
+    src += ["        if plan.stale:", "            return MISS"]
     for i, s in enumerate(sts):
         src.append(f"        x{i}, d{i} = {s}.lend({donate})")
         # (restore undoes only what lend did: it marked a donated storage busy)
@@ -103,11 +102,9 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call: Any) -> Callabl
         "            CALL.reset(tok)",
     ]
     src += [f"        del {', '.join(f'x{i}' for i in range(len(sts)))}"] if sts else []
-    src += [
-        "        return self._finish(plan, res, sts, args, False)",
-        "    finally:",
-        f"        {release}",
-    ]
+    src += ["        return self._finish(plan, res, sts, args, False)"]
+    if not single:
+        src += ["    finally:", "        unlock(held)"]
     ns = {"MISS": MISS, "PLAIN": PLAIN, "Tensor": Tensor, "plan": plan, "fn": plan.fn,
           "lock": lock, "unlock": unlock, "CALL": call}
     exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
