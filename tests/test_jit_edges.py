@@ -1,0 +1,76 @@
+"""Edges of ``jaxtensor.jit`` (issue 22): overlapping writes after writes through reshape
+views, writes kept by a failing check at any nesting depth, the ``base`` of returned views of
+closed-over Tensors, and errors that name the user's function rather than jaxtensor's.
+Eager code is the oracle throughout."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as hst
+
+import jaxtensor as jt
+
+# -- 1. overlapping read-modify-writes after a write through a reshape view ------------------
+_SHAPES = [(8, 16), (6, 4), (4, 6, 2)]
+
+
+def _factorings(n: int) -> list[tuple[int, ...]]:
+    out = [(n,)]
+    for a in range(2, n):
+        if n % a == 0:
+            out.append((a, n // a))
+    return out
+
+
+@hst.composite
+def _slices(draw: hst.DrawFn, n: int) -> slice:
+    a = draw(hst.integers(0, n - 1))
+    b = draw(hst.integers(a + 1, n))
+    return slice(a, b, draw(hst.sampled_from([1, 1, 2])))
+
+
+@hst.composite
+def _reshape_programs(draw: hst.DrawFn) -> tuple:
+    shape = draw(hst.sampled_from(_SHAPES))
+    size = math.prod(shape)
+    rs = draw(hst.sampled_from(_factorings(size)))
+    key = tuple(draw(_slices(n)) for n in rs[:draw(hst.integers(1, len(rs)))])
+    op = draw(hst.sampled_from(["set", "mul", "iadd"]))
+    n0 = shape[0]
+    k = draw(hst.integers(1, n0 - 1))
+    src = draw(hst.integers(0, n0 - k))
+    dst = draw(hst.integers(0, n0 - k).filter(lambda d: d != src))
+    via = draw(hst.sampled_from(["slice", "reshape"]))  # how the overlapping value is read
+    return shape, rs, key, op, k, src, dst, via
+
+
+def _reshape_program(rs: tuple, key: tuple, op: str, k: int, src: int, dst: int, via: str):
+    def f(x: jt.Tensor) -> None:
+        r = x.reshape(rs)
+        if op == "set":
+            r[key] = 7.0
+        elif op == "mul":
+            r[key] = r[key] * 2
+        else:
+            r[key] += 3.0
+        if via == "slice":
+            value = x[src:src + k]
+        else:  # the same rows read through a reshape of the whole Tensor
+            row = math.prod(x.shape[1:])
+            value = x.reshape(-1)[src * row:(src + k) * row].reshape((k,) + x.shape[1:])
+        x[dst:dst + k] = value + 1
+    return f
+
+
+@given(_reshape_programs())
+def test_overlapping_writes_after_reshape_view_write(prog: tuple) -> None:
+    shape, rs, key, op, k, src, dst, via = prog
+    f = _reshape_program(rs, key, op, k, src, dst, via)
+    start = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
+    eager, compiled = jt.asarray(start), jt.asarray(start)
+    f(eager)
+    jt.jit(f)(compiled)
+    np.testing.assert_array_equal(np.asarray(compiled), np.asarray(eager))
