@@ -329,7 +329,8 @@ class Jitted:
         if nested:
             # no checks of its own inside another trace: those of an enclosing
             # jaxtensor.jit (if any) apply, in its mode
-            check = ("inherit", parent.mode) if self._check_bounds and parent else None
+            check = (("inherit", jtr.effective_mode(parent)) if self._check_bounds and parent
+                     else None)
         elif not self._check_bounds:
             check = None
         else:
@@ -420,6 +421,8 @@ class Jitted:
             inputs[p] = storages[k].array  # (the enclosing jaxtensor.jit trace's, if any)
         if d.starts:
             inputs.append(_starts(d.starts))
+        # whether the enclosing trace's checks so far passed: what its write-back is gated by
+        before = d.parent.gate() if isinstance(d.parent, jtr.Trace) else None
         tok = CALL.set(_Call(storages, d.outer, d.parent))
         try:
             result = plan.fn(*inputs)
@@ -429,7 +432,7 @@ class Jitted:
             return self._call(args, kwargs)
         finally:
             CALL.reset(tok)
-        return self._finish(plan, result, storages, d.leaves, True)
+        return self._finish(plan, result, storages, d.leaves, True, before)
 
     def _lower(self, spec: tuple, d: _Desc) -> tuple[Plan, Any] | None:
         """The plan of ``spec`` traced (holding no lock) and JAX's ``Lowered``, or None when the
@@ -467,8 +470,10 @@ class Jitted:
         self._guard = None
 
     def _finish(self, plan: Plan, res: Any, storages: list[Storage], leaves: Sequence,
-                nested: bool) -> Any:
-        """Write back, raise a failed bounds check, rebuild the results."""
+                nested: bool, before: Any = None) -> Any:
+        """Write back, raise a failed bounds check, rebuild the results (``before``: a nested
+        call's gate, see :meth:`~._trace.Trace.write_if`)."""
+        enclosing = _current.get() if nested else None
         if type(res) is dict:
             aux, outs = res.popitem()
             error = None
@@ -489,7 +494,9 @@ class Jitted:
                 st = storages[k]
                 if st is None:  # a discovered storage that died meanwhile
                     continue
-                if nested:  # (into the enclosing trace, if any)
+                if isinstance(enclosing, jtr.Trace):
+                    enclosing.write_if(st, outs[j], before)
+                elif nested:  # (into the enclosing trace, if any)
                     st.replace(outs[j])
                 else:
                     st._install(outs[j])  # (the caller holds the storages' locks)
