@@ -6,8 +6,10 @@ Eager code is the oracle throughout."""
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
+import jax
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -175,3 +177,122 @@ def test_failed_check_in_nested_jit_keeps_earlier_writes(depth: int, data: hst.D
         eager = _level(lvl_pre, lvl_post, eager)
         compiled = jt.jit(_level(lvl_pre, lvl_post, compiled))
     assert _outcome(compiled, i, v) == _outcome(eager, i, v)
+
+
+# -- 8. errors from a compiled call name the user's function and arguments -------------------
+_JT_DIR = os.path.dirname(os.path.abspath(jt.__file__)) + os.sep
+
+
+def _use(kind: str, t: Any) -> Any:
+    """An operation on ``t`` that eager code runs and tracing cannot (or that fails both)."""
+    if kind == "bool":
+        return 1 if t[0] > 0 else 0
+    if kind == "int":
+        return jt.zeros(int(t[0]))
+    if kind == "float":
+        return float(t[0])
+    if kind == "index":
+        t[10] = 1
+        return None
+    t[...] = jt.zeros(7)  # "shape"
+    return None
+
+
+def _named(kind: str, which: str) -> Any:
+    def user_function(x: jt.Tensor, y: jt.Tensor, params: dict) -> Any:
+        t = {"x": x, "y": y, "params['w']": params["w"]}[which]
+        return _use(kind, t)
+    return user_function
+
+
+def _raised(fn: Any, *args: Any, **kwargs: Any) -> BaseException:
+    try:
+        fn(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - (what is compared is the exception)
+        return e
+    raise AssertionError("nothing raised")
+
+
+def _own_frames(e: BaseException) -> list[str]:
+    """jaxtensor's frames in ``e``'s traceback that are not marked hidden."""
+    tb, own = e.__traceback__, []
+    while tb is not None:
+        f = tb.tb_frame
+        if f.f_code.co_filename.startswith(_JT_DIR) and not f.f_locals.get(
+                "__tracebackhide__"):
+            own.append(f"{f.f_code.co_filename}:{f.f_code.co_name}")
+        tb = tb.tb_next
+    return own
+
+
+def _frame_names(e: BaseException) -> list[str]:
+    tb, names = e.__traceback__, []
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    return names
+
+
+@pytest.mark.parametrize("kind", ["bool", "int", "float", "index", "shape"])
+@pytest.mark.parametrize("which", ["x", "y", "params['w']"])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_errors_name_the_users_function_and_argument(kind: str, which: str, depth: int) -> None:
+    def args() -> tuple:
+        return (jt.ones(4), jt.arange(4.0) + 1, {"w": jt.full(4, 2.0)})
+    fn = _named(kind, which)
+    compiled = fn
+    for _ in range(depth):
+        compiled = jt.jit(compiled)
+    err = _raised(compiled, *args())
+    msg = str(err)
+    for internal in ("_body", "_jit.py", "inputs[", "_run"):
+        assert internal not in msg
+    assert _own_frames(err) == []  # only the (hidden) entries of jaxtensor.jit are left
+    assert "user_function" in _frame_names(err)  # ... and the line of the user's code
+    if kind in ("bool", "int", "float"):
+        assert isinstance(err, jax.errors.ConcretizationTypeError)
+        code = fn.__code__
+        assert f"user_function at {code.co_filename}:{code.co_firstlineno}" in msg
+        assert f"the argument {which}" in msg
+    else:  # the eager error, as eager code raises it
+        want = _raised(fn, *args())
+        assert (type(err), msg) == (type(want), str(want))
+
+
+def test_errors_keep_their_chain() -> None:
+    def f(x: jt.Tensor) -> None:
+        try:
+            x[10] = 1
+        except IndexError as e:
+            raise RuntimeError("while writing") from e
+    err = _raised(jt.jit(f), jt.ones(3))
+    assert isinstance(err, RuntimeError) and isinstance(err.__cause__, IndexError)
+    assert _own_frames(err) == [] and "f" in _frame_names(err)
+
+
+def _styled(mode: str, x: jt.Tensor, *rest: Any, scale: Any = 1.0, **extra: Any) -> None:
+    t = {"x": x, "rest[1]": rest[1] if len(rest) > 1 else None, "scale": scale,
+         "extra['z']": extra.get("z")}[mode]
+    if t[0] > 0:
+        pass
+
+
+@pytest.mark.parametrize("which", ["x", "rest[1]", "scale", "extra['z']"])
+def test_errors_name_arguments_however_passed(which: str) -> None:
+    """Positional, variadic, keyword and ``**kwargs`` arguments beside a static one."""
+    f = jt.jit(_styled, static_argnums=0)
+    err = _raised(f, which, jt.ones(2), 1.0, jt.ones(2), scale=jt.ones(2), z=jt.ones(2))
+    assert isinstance(err, jax.errors.ConcretizationTypeError)
+    assert f"the argument {which}" in str(err) and "_styled at " in str(err)
+
+
+def test_traceback_filtering_off_keeps_jaxtensors_frames() -> None:
+    def f(x: jt.Tensor) -> None:
+        x[10] = 1
+    before = jax.config.jax_traceback_filtering
+    jax.config.update("jax_traceback_filtering", "off")
+    try:
+        err = _raised(jt.jit(f), jt.ones(3))
+    finally:
+        jax.config.update("jax_traceback_filtering", before)
+    assert isinstance(err, IndexError) and _own_frames(err) != []

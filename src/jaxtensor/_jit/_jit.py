@@ -32,6 +32,10 @@ One call path (see ``docs/architecture.md``):
    holds them), raises a failed bounds check as ``IndexError``, and rebuilds the results
    (those aliasing an argument come back as views of it).
 
+Errors point at the user's code: the traced function carries JAX's ``DebugInfo`` with the
+user's function and argument names (for JAX's tracing errors), and an exception leaving a
+call loses jaxtensor's frames from its traceback (:func:`_without_own_frames`).
+
 A top-level call is traced and compiled holding no lock (a first call that meets closed-over
 storages is traced again with them as inputs before anything is compiled), then holds the
 locks of its storages from lending their values to installing its results, so it is atomic
@@ -43,6 +47,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
+import types
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from contextvars import ContextVar
@@ -55,8 +61,10 @@ from jax.experimental import checkify
 
 from .._core import Storage, Tensor, _config, _view, current_trace
 from .._core import current as _current
+from .._core._jax_private import DebugInfo as _DebugInfo
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import eval_trace as _eval_trace
+from .._core._jax_private import initial_result_paths as _initial_result_paths
 from .._core._jax_private import trace_state as _trace_state
 from . import _guard, _shardings
 from . import _pytree as jpt
@@ -202,21 +210,25 @@ class Jitted:
         miss = _guard.MISS
 
         def jitted(*args: Any, **kwargs: Any) -> Any:
-            if not _config.X64:
-                _check_narrow(*state._split(args, kwargs)[:2])
-            # (at the top level: inside any trace, a jaxtensor.jit one included, the JAX
-            # trace is not the eval trace)
-            if not kwargs and type(_trace_state.value) is _EvalTrace:
-                guard = state._guard  # that of the last plain call's signature, if any
-                if guard is not None:
-                    try:
-                        res = guard(state, args)
-                    except _Retrace:
-                        state._retrace(guard.plan)
-                        res = miss
-                    if res is not miss:
-                        return res
-            return state._call(args, kwargs)
+            __tracebackhide__ = True  # noqa: F841 - (pytest and IPython hide this frame)
+            try:
+                if not _config.X64:
+                    _check_narrow(*state._split(args, kwargs)[:2])
+                # (at the top level: inside any trace, a jaxtensor.jit one included, the JAX
+                # trace is not the eval trace)
+                if not kwargs and type(_trace_state.value) is _EvalTrace:
+                    guard = state._guard  # that of the last plain call's signature, if any
+                    if guard is not None:
+                        try:
+                            res = guard(state, args)
+                        except _Retrace:
+                            state._retrace(guard.plan)
+                            res = miss
+                        if res is not miss:
+                            return res
+                return state._call(args, kwargs)
+            except Exception as e:
+                raise _without_own_frames(e)  # noqa: B904 - (the same exception, re-raised)
 
         functools.update_wrapper(jitted, self._fn)
         jitted._jaxtensor_jit = state  # type: ignore[attr-defined]
@@ -552,10 +564,32 @@ class Jitted:
         donated = spec[7]
         donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
         plan = Plan(None, donated, positions)
-        plan.fn = jax.jit(functools.partial(self._body, spec, plan),
-                          donate_argnums=donate_argnums, **self._jit_kwargs)
+        body = functools.partial(self._body, spec, plan)
+        if _DebugInfo is not None:  # (JAX's errors name the user's function and arguments)
+            body.__fun_debug_info__ = _DebugInfo(  # type: ignore[attr-defined]
+                "jaxtensor.jit", _source_info(self._fn), self._input_names(spec),
+                _initial_result_paths)
+        plan.fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
         self._plans[spec] = plan  # (only whole: another thread may fetch it at once)
         return plan
+
+    def _input_names(self, spec: tuple) -> tuple[str, ...]:
+        """The user's name of each input of the compiled function of ``spec`` (its
+        argument's name and path, "a closed-over Tensor", or the views' start offsets)."""
+        treedef, desc, static = spec[0], spec[1], spec[2]
+        leaf_names = _leaf_names(self._fn, treedef, static, len(desc))
+        names: list[str] = []
+        n_st = 0
+        for j, d in enumerate(desc):
+            if d is None:
+                names.append(leaf_names[j])
+            elif type(d[0]) is int and d[0] == n_st:
+                names.append(leaf_names[j])
+                n_st += 1
+        names += ["a closed-over Tensor"] * (spec[4] - n_st)
+        if spec[5]:
+            names.append("the start offsets of the view arguments")
+        return tuple(names)
 
     def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
         """The traced function: the user's function run over a :class:`~._trace.Trace`.
@@ -598,6 +632,58 @@ class Jitted:
             return jpt.outputs(spec, trace, storages, rebuilt, out), trace
         finally:
             _current.reset(tok)
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _without_own_frames(e: BaseException) -> BaseException:
+    """``e`` with jaxtensor's own frames dropped from its traceback (as JAX drops its own;
+    ``jax.config.update("jax_traceback_filtering", "off")`` keeps them), so that the frames
+    shown are the caller's and the user's function's. Chained exceptions are kept."""
+    if jax.config.jax_traceback_filtering == "off":
+        return e
+    kept = []
+    tb = e.__traceback__
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE):
+            kept.append(tb)
+        tb = tb.tb_next
+    new = None
+    for tb in reversed(kept):
+        new = types.TracebackType(new, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
+    return e.with_traceback(new)
+
+
+def _source_info(fn: Callable) -> str:
+    """``name at file:line`` of the user's function, as JAX names a function it traces."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = inspect.unwrap(fn)
+    name = getattr(fn, "__name__", type(fn).__name__)
+    code = getattr(fn, "__code__", None)
+    return name if code is None else f"{name} at {code.co_filename}:{code.co_firstlineno}"
+
+
+def _leaf_names(fn: Callable, treedef: Any, static: tuple, n: int) -> list[str]:
+    """The user's name of each of the ``n`` leaves of a call's dynamic arguments (flattened
+    as ``treedef``), e.g. ``x``, ``params['w']``, ``args[2]``."""
+    dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, list(range(n)))
+    static_pos = dict(k for k in static if isinstance(k[0], int))
+    args: list[Any] = []
+    it = iter(dyn_args)
+    for i in range(len(dyn_args) + len(static_pos)):
+        args.append(None if i in static_pos else next(it))
+    names = [f"args[{j}]" for j in range(n)]
+    try:
+        bound = inspect.signature(fn).bind(*args, **dyn_kwargs).arguments
+    except (TypeError, ValueError):
+        return names
+    for name, value in bound.items():
+        for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
+            if type(leaf) is int and 0 <= leaf < n:
+                names[leaf] = name + jax.tree_util.keystr(path)
+    return names
+
 
 class IndexOverflowError(IndexError, OverflowError):
     """An integer argument of a ``jaxtensor.jit`` function that JAX's 32-bit mode would wrap:
