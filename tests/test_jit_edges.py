@@ -296,3 +296,31 @@ def test_traceback_filtering_off_keeps_jaxtensors_frames() -> None:
     finally:
         jax.config.update("jax_traceback_filtering", before)
     assert isinstance(err, IndexError) and _own_frames(err) != []
+
+
+@jax.tree_util.register_pytree_node_class
+class _Strict:
+    """A pytree node that refuses anything but Tensors as its leaves."""
+
+    def __init__(self, a: jt.Tensor, b: jt.Tensor) -> None:
+        if not (isinstance(a, jt.Tensor) and isinstance(b, jt.Tensor)):
+            raise TypeError("_Strict holds Tensors")
+        self.a, self.b = a, b
+
+    def tree_flatten(self) -> tuple:
+        return (self.a, self.b), None
+
+    @classmethod
+    def tree_unflatten(cls, aux: Any, children: tuple) -> _Strict:
+        return cls(*children)
+
+
+@pytest.mark.parametrize("leaf", [0, 1])
+def test_errors_name_arguments_of_strict_pytree_nodes(leaf: int) -> None:
+    def f(scale: jt.Tensor, pair: _Strict) -> None:
+        if (pair.a, pair.b)[leaf][0] > scale[0]:
+            pass
+    err = _raised(jt.jit(f), jt.ones(1), _Strict(jt.ones(2), jt.ones(2)))
+    assert isinstance(err, jax.errors.ConcretizationTypeError)
+    assert f"the argument pair (leaf {leaf} of 2)" in str(err) or (
+        f"pair (leaf {leaf} of 2)" in str(err) and "scale" in str(err))

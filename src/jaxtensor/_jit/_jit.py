@@ -667,13 +667,16 @@ def _source_info(fn: Callable) -> str:
 def _leaf_names(fn: Callable, treedef: Any, static: tuple, n: int) -> list[str]:
     """The user's name of each of the ``n`` leaves of a call's dynamic arguments (flattened
     as ``treedef``), e.g. ``x``, ``params['w']``, ``args[2]``."""
-    dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, list(range(n)))
+    names = [f"args[{j}]" for j in range(n)]
+    try:  # (a custom pytree node may refuse ints as its leaves)
+        dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, list(range(n)))
+    except Exception:  # noqa: BLE001 - names are best-effort; the call must not fail
+        return _top_level_names(fn, treedef, static, names)
     static_pos = dict(k for k in static if isinstance(k[0], int))
     args: list[Any] = []
     it = iter(dyn_args)
     for i in range(len(dyn_args) + len(static_pos)):
         args.append(None if i in static_pos else next(it))
-    names = [f"args[{j}]" for j in range(n)]
     try:
         bound = inspect.signature(fn).bind(*args, **dyn_kwargs).arguments
     except (TypeError, ValueError):
@@ -682,6 +685,27 @@ def _leaf_names(fn: Callable, treedef: Any, static: tuple, n: int) -> list[str]:
         for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
             if type(leaf) is int and 0 <= leaf < n:
                 names[leaf] = name + jax.tree_util.keystr(path)
+    return names
+
+
+def _top_level_names(fn: Callable, treedef: Any, static: tuple, names: list[str]
+                     ) -> list[str]:
+    """Leaf names by positional argument only (``x``, or ``x (leaf 2 of 3)``), for arguments
+    whose pytree nodes cannot be rebuilt around placeholders."""
+    try:
+        params = [p.name for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        args_def = treedef.children()[0]
+    except (TypeError, ValueError, IndexError):
+        return names
+    static_pos = {k[0] for k in static if isinstance(k[0], int)}
+    free = [p for i, p in enumerate(params) if i not in static_pos]
+    j = 0
+    for name, sub in zip(free, args_def.children()):
+        count = sub.num_leaves
+        for m in range(count):
+            names[j + m] = name if count == 1 else f"{name} (leaf {m} of {count})"
+        j += count
     return names
 
 
