@@ -541,6 +541,8 @@ JAX_PRIVATE_KINDS = {
     "jnp_indexing": lambda v: isinstance(v, types.ModuleType) and callable(
         v.eliminate_deprecated_list_indexing),
     "make_noop_ffi_handler": callable,
+    "DebugInfo": lambda v: v._fields[:3] == ("traced_for", "func_src_info", "arg_names"),
+    "initial_result_paths": lambda v: v is not None,
     "MISSING": lambda v: v == {},  # every fenced name is there on the release tested
 }
 

@@ -24,10 +24,10 @@ import jax
 from jax.experimental import checkify
 
 __all__ = [
-    "EvalTrace", "MISSING", "checkify_error_preds", "checkify_rules", "eval_trace",
+    "DebugInfo", "EvalTrace", "MISSING", "checkify_error_preds", "checkify_rules", "eval_trace",
     "jnp_indexing", "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
     "register_canonicalize_value_handler", "register_lowering", "shard_arg_handlers",
-    "trace_state",
+    "initial_result_paths", "trace_state",
 ]
 
 #: The fenced names this JAX release lacks: name -> what jaxtensor does without it.
@@ -97,6 +97,19 @@ except (ImportError, AttributeError):
     MISSING["jax._src.checkify.error_checks"] = (
         "inside a jaxtensor.jit function, writes after a failed bounds check in a loop body "
         "or branch are not skipped (the call still raises the IndexError)")
+
+# -- names in JAX's tracing errors (checked against JAX 0.10.2) -------------------------------
+# ``jax.jit`` takes a function's name, source and argument names for its errors ("while
+# tracing the function f at file:line ... the argument x") from the function's
+# ``__fun_debug_info__`` (a ``DebugInfo``) where it has one. ``jaxtensor.jit`` gives its traced
+# function the user's function and argument names so.
+try:
+    from jax._src.core import DebugInfo, initial_result_paths
+except (ImportError, AttributeError):
+    DebugInfo = initial_result_paths = None  # type: ignore[assignment,misc]
+    MISSING["jax._src.core.DebugInfo"] = (
+        "errors while tracing a jaxtensor.jit function name jaxtensor's traced function and "
+        "its inputs instead of the user's function and arguments")
 
 # -- JAX's own indexing with Tensor indices (checked against JAX 0.10.2) ----------------------
 # Every path of JAX's index parser (reads, ``.at[]`` updates, ``ufunc.at``) starts at this

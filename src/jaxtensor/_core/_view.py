@@ -434,7 +434,18 @@ def chain_backward(
         v = lax.complex(jnp.real(t), v.astype(jnp.imag(t).dtype))
     for st, t_in, s in zip(reversed(steps), reversed(ts), reversed(starts)):
         v = st.backward(t_in, v, s)
+    if isinstance(v, Tracer) and _reshapes(steps):
+        # XLA:CPU may fuse a later read of this value with a later in-place write into it
+        # and overwrite what it still reads (docs/decisions.md, "Compiled writes"): the
+        # barrier keeps a write made through a reshape out of later fusions
+        v = lax.optimization_barrier(v)
     return v
+
+
+def _reshapes(steps: tuple[Step, ...]) -> bool:
+    """Whether a write through ``steps`` reshapes the base (a reshape view, or a strided
+    axis written as a column of ``(n // k, k)``)."""
+    return any(type(st) is ReshapeStep or any(k != 1 for k in st.steps) for st in steps)
 
 
 # -- building views -------------------------------------------------------------------

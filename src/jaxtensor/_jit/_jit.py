@@ -32,6 +32,10 @@ One call path (see ``docs/architecture.md``):
    holds them), raises a failed bounds check as ``IndexError``, and rebuilds the results
    (those aliasing an argument come back as views of it).
 
+Errors point at the user's code: the traced function carries JAX's ``DebugInfo`` with the
+user's function and argument names (for JAX's tracing errors), and an exception leaving a
+call loses jaxtensor's frames from its traceback (:func:`_without_own_frames`).
+
 A top-level call is traced and compiled holding no lock (a first call that meets closed-over
 storages is traced again with them as inputs before anything is compiled), then holds the
 locks of its storages from lending their values to installing its results, so it is atomic
@@ -43,6 +47,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
+import types
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from contextvars import ContextVar
@@ -55,8 +61,10 @@ from jax.experimental import checkify
 
 from .._core import Storage, Tensor, _config, _view, current_trace
 from .._core import current as _current
+from .._core._jax_private import DebugInfo as _DebugInfo
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import eval_trace as _eval_trace
+from .._core._jax_private import initial_result_paths as _initial_result_paths
 from .._core._jax_private import trace_state as _trace_state
 from . import _guard, _shardings
 from . import _pytree as jpt
@@ -202,21 +210,25 @@ class Jitted:
         miss = _guard.MISS
 
         def jitted(*args: Any, **kwargs: Any) -> Any:
-            if not _config.X64:
-                _check_narrow(*state._split(args, kwargs)[:2])
-            # (at the top level: inside any trace, a jaxtensor.jit one included, the JAX
-            # trace is not the eval trace)
-            if not kwargs and type(_trace_state.value) is _EvalTrace:
-                guard = state._guard  # that of the last plain call's signature, if any
-                if guard is not None:
-                    try:
-                        res = guard(state, args)
-                    except _Retrace:
-                        state._retrace(guard.plan)
-                        res = miss
-                    if res is not miss:
-                        return res
-            return state._call(args, kwargs)
+            __tracebackhide__ = True  # noqa: F841 - (pytest and IPython hide this frame)
+            try:
+                if not _config.X64:
+                    _check_narrow(*state._split(args, kwargs)[:2])
+                # (at the top level: inside any trace, a jaxtensor.jit one included, the JAX
+                # trace is not the eval trace)
+                if not kwargs and type(_trace_state.value) is _EvalTrace:
+                    guard = state._guard  # that of the last plain call's signature, if any
+                    if guard is not None:
+                        try:
+                            res = guard(state, args)
+                        except _Retrace:
+                            state._retrace(guard.plan)
+                            res = miss
+                        if res is not miss:
+                            return res
+                return state._call(args, kwargs)
+            except Exception as e:
+                raise _without_own_frames(e)  # noqa: B904 - (the same exception, re-raised)
 
         functools.update_wrapper(jitted, self._fn)
         jitted._jaxtensor_jit = state  # type: ignore[attr-defined]
@@ -329,7 +341,8 @@ class Jitted:
         if nested:
             # no checks of its own inside another trace: those of an enclosing
             # jaxtensor.jit (if any) apply, in its mode
-            check = ("inherit", parent.mode) if self._check_bounds and parent else None
+            check = (("inherit", jtr.effective_mode(parent)) if self._check_bounds and parent
+                     else None)
         elif not self._check_bounds:
             check = None
         else:
@@ -420,6 +433,8 @@ class Jitted:
             inputs[p] = storages[k].array  # (the enclosing jaxtensor.jit trace's, if any)
         if d.starts:
             inputs.append(_starts(d.starts))
+        # whether the enclosing trace's checks so far passed: what its write-back is gated by
+        before = d.parent.gate() if isinstance(d.parent, jtr.Trace) else None
         tok = CALL.set(_Call(storages, d.outer, d.parent))
         try:
             result = plan.fn(*inputs)
@@ -429,7 +444,7 @@ class Jitted:
             return self._call(args, kwargs)
         finally:
             CALL.reset(tok)
-        return self._finish(plan, result, storages, d.leaves, True)
+        return self._finish(plan, result, storages, d.leaves, True, before)
 
     def _lower(self, spec: tuple, d: _Desc) -> tuple[Plan, Any] | None:
         """The plan of ``spec`` traced (holding no lock) and JAX's ``Lowered``, or None when the
@@ -467,8 +482,10 @@ class Jitted:
         self._guard = None
 
     def _finish(self, plan: Plan, res: Any, storages: list[Storage], leaves: Sequence,
-                nested: bool) -> Any:
-        """Write back, raise a failed bounds check, rebuild the results."""
+                nested: bool, before: Any = None) -> Any:
+        """Write back, raise a failed bounds check, rebuild the results (``before``: a nested
+        call's gate, see :meth:`~._trace.Trace.write_if`)."""
+        enclosing = _current.get() if nested else None
         if type(res) is dict:
             aux, outs = res.popitem()
             error = None
@@ -489,7 +506,9 @@ class Jitted:
                 st = storages[k]
                 if st is None:  # a discovered storage that died meanwhile
                     continue
-                if nested:  # (into the enclosing trace, if any)
+                if isinstance(enclosing, jtr.Trace):
+                    enclosing.write_if(st, outs[j], before)
+                elif nested:  # (into the enclosing trace, if any)
                     st.replace(outs[j])
                 else:
                     st._install(outs[j])  # (the caller holds the storages' locks)
@@ -545,10 +564,32 @@ class Jitted:
         donated = spec[7]
         donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
         plan = Plan(None, donated, positions)
-        plan.fn = jax.jit(functools.partial(self._body, spec, plan),
-                          donate_argnums=donate_argnums, **self._jit_kwargs)
+        body = functools.partial(self._body, spec, plan)
+        if _DebugInfo is not None:  # (JAX's errors name the user's function and arguments)
+            body.__fun_debug_info__ = _DebugInfo(  # type: ignore[attr-defined]
+                "jaxtensor.jit", _source_info(self._fn), self._input_names(spec),
+                _initial_result_paths)
+        plan.fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
         self._plans[spec] = plan  # (only whole: another thread may fetch it at once)
         return plan
+
+    def _input_names(self, spec: tuple) -> tuple[str, ...]:
+        """The user's name of each input of the compiled function of ``spec`` (its
+        argument's name and path, "a closed-over Tensor", or the views' start offsets)."""
+        treedef, desc, static = spec[0], spec[1], spec[2]
+        leaf_names = _leaf_names(self._fn, treedef, static, len(desc))
+        names: list[str] = []
+        n_st = 0
+        for j, d in enumerate(desc):
+            if d is None:
+                names.append(leaf_names[j])
+            elif type(d[0]) is int and d[0] == n_st:
+                names.append(leaf_names[j])
+                n_st += 1
+        names += ["a closed-over Tensor"] * (spec[4] - n_st)
+        if spec[5]:
+            names.append("the start offsets of the view arguments")
+        return tuple(names)
 
     def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
         """The traced function: the user's function run over a :class:`~._trace.Trace`.
@@ -591,6 +632,82 @@ class Jitted:
             return jpt.outputs(spec, trace, storages, rebuilt, out), trace
         finally:
             _current.reset(tok)
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _without_own_frames(e: BaseException) -> BaseException:
+    """``e`` with jaxtensor's own frames dropped from its traceback (as JAX drops its own;
+    ``jax.config.update("jax_traceback_filtering", "off")`` keeps them), so that the frames
+    shown are the caller's and the user's function's. Chained exceptions are kept."""
+    if jax.config.jax_traceback_filtering == "off":
+        return e
+    kept = []
+    tb = e.__traceback__
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE):
+            kept.append(tb)
+        tb = tb.tb_next
+    new = None
+    for tb in reversed(kept):
+        new = types.TracebackType(new, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
+    return e.with_traceback(new)
+
+
+def _source_info(fn: Callable) -> str:
+    """``name at file:line`` of the user's function, as JAX names a function it traces."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = inspect.unwrap(fn)
+    name = getattr(fn, "__name__", type(fn).__name__)
+    code = getattr(fn, "__code__", None)
+    return name if code is None else f"{name} at {code.co_filename}:{code.co_firstlineno}"
+
+
+def _leaf_names(fn: Callable, treedef: Any, static: tuple, n: int) -> list[str]:
+    """The user's name of each of the ``n`` leaves of a call's dynamic arguments (flattened
+    as ``treedef``), e.g. ``x``, ``params['w']``, ``args[2]``."""
+    names = [f"args[{j}]" for j in range(n)]
+    try:  # (a custom pytree node may refuse ints as its leaves)
+        dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, list(range(n)))
+    except Exception:  # noqa: BLE001 - names are best-effort; the call must not fail
+        return _top_level_names(fn, treedef, static, names)
+    static_pos = dict(k for k in static if isinstance(k[0], int))
+    args: list[Any] = []
+    it = iter(dyn_args)
+    for i in range(len(dyn_args) + len(static_pos)):
+        args.append(None if i in static_pos else next(it))
+    try:
+        bound = inspect.signature(fn).bind(*args, **dyn_kwargs).arguments
+    except (TypeError, ValueError):
+        return names
+    for name, value in bound.items():
+        for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
+            if type(leaf) is int and 0 <= leaf < n:
+                names[leaf] = name + jax.tree_util.keystr(path)
+    return names
+
+
+def _top_level_names(fn: Callable, treedef: Any, static: tuple, names: list[str]
+                     ) -> list[str]:
+    """Leaf names by positional argument only (``x``, or ``x (leaf 2 of 3)``), for arguments
+    whose pytree nodes cannot be rebuilt around placeholders."""
+    try:
+        params = [p.name for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        args_def = treedef.children()[0]
+    except (TypeError, ValueError, IndexError):
+        return names
+    static_pos = {k[0] for k in static if isinstance(k[0], int)}
+    free = [p for i, p in enumerate(params) if i not in static_pos]
+    j = 0
+    for name, sub in zip(free, args_def.children()):
+        count = sub.num_leaves
+        for m in range(count):
+            names[j + m] = name if count == 1 else f"{name} (leaf {m} of {count})"
+        j += count
+    return names
+
 
 class IndexOverflowError(IndexError, OverflowError):
     """An integer argument of a ``jaxtensor.jit`` function that JAX's 32-bit mode would wrap:

@@ -6,11 +6,12 @@ describes the trace's result: the final value of each written storage, the value
 storages, and per result leaf whether it is a plain value, an argument, or a (view of a)
 storage; :class:`Aux` carries that description back through JAX's dispatch, and
 :func:`results` rebuilds the caller's results from it (aliasing results as views of the
-arguments).
+arguments, or of the owners of closed-over Tensors).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,10 +44,10 @@ class Aux:
     """
 
     __slots__ = ("written", "pairs", "out_tree", "out_desc", "n_new", "checks", "none",
-                 "discovered")
+                 "discovered", "owners")
 
     def __init__(self, written: tuple, out_tree: Any, out_desc: tuple, n_new: int,
-                 checks: tuple, discovered: tuple) -> None:
+                 checks: tuple, discovered: tuple, owners: dict | None = None) -> None:
         self.written = written
         self.pairs = tuple(enumerate(written))  # (position in the outputs, storage number)
         self.out_tree = out_tree
@@ -55,6 +56,9 @@ class Aux:
         self.checks = checks  # (axis, size, unsigned) of each check, in program order
         self.none = not out_desc and out_tree == _NONE_TREE  # the function returns None
         self.discovered = discovered  # weak references
+        # per storage number of a closed-over Tensor among the results: that Tensor's
+        # owner (weakly), the base its views come back on, as eagerly
+        self.owners = owners or {}
 
     def __repr__(self) -> str:
         # (named in the compiled program's result attributes: an address there would give
@@ -138,6 +142,8 @@ def results(aux: Aux, outs: tuple, storages: list[Storage], leaves: Sequence
         _, k, key, static_starts = d
         if kind == "A":
             owner = first.get(k)
+            if owner is None:
+                owner = _owner(aux, k, storages[k])
         else:
             owner = news.get(k)
             if owner is None:
@@ -160,6 +166,14 @@ def results(aux: Aux, outs: tuple, storages: list[Storage], leaves: Sequence
         else:
             res.append(tensor_on(storages[k], view, None))
     return jax.tree_util.tree_unflatten(aux.out_tree, res)
+
+
+def _owner(aux: Aux, k: int, storage: Storage) -> Tensor | None:
+    """The closed-over Tensor owning storage ``k`` of the results, if it is still alive and
+    still owns it."""
+    ref = aux.owners.get(k)
+    owner = None if ref is None else ref()
+    return owner if owner is not None and owner._storage is storage else None
 
 
 def arguments(spec: tuple, storages: list[Storage], others: list[Any],
@@ -218,6 +232,8 @@ def outputs(spec: tuple, trace: jtr.Trace, storages: list[Storage],
     finals = [trace.values[every[k]] for k in written]
     sid = {st: k for k, st in enumerate(every)}
     arg_ids = {id(t): j for j, t in enumerate(rebuilt) if isinstance(t, Tensor)}
+    arg_sts = {t._storage for t in rebuilt if isinstance(t, Tensor)}
+    owners: dict[int, Any] = {}
     new_sid: dict[Storage, int] = {}
     new_arrays: list[Any] = []
     out_desc: list[Any] = []
@@ -241,6 +257,8 @@ def outputs(spec: tuple, trace: jtr.Trace, storages: list[Storage],
             if k is None:
                 k = new_sid[st] = len(new_arrays)
                 new_arrays.append(trace.read(st))
+        if kind == "A" and st not in arg_sts and k not in owners:
+            owners[k] = weakref.ref(x._base if x._base is not None else x)
         v = x._view
         if v is None:
             out_desc.append((kind, k, None, ()))
@@ -255,5 +273,5 @@ def outputs(spec: tuple, trace: jtr.Trace, storages: list[Storage],
         outs.append(trace.check_output())
         checks = tuple(trace.msgs)
     aux = Aux(written, out_tree, tuple(out_desc), len(new_arrays), checks,
-               jtr.weak(trace.discovered))
+               jtr.weak(trace.discovered), owners)
     return {aux: tuple(outs)}

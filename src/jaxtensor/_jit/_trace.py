@@ -159,7 +159,13 @@ class Trace(JitTrace):
     def write(self, st: Storage, new: Any) -> None:
         """``new`` (computed from the current value) becomes ``st``'s value, only if every
         check so far passed."""
-        ok = self.gate()
+        self.write_if(st, new, self.gate())
+
+    def write_if(self, st: Storage, new: Any, ok: Any) -> None:
+        """``new`` becomes ``st``'s value if ``ok`` (a traced bool; None: always). A nested
+        ``jaxtensor.jit`` call's results are written back so, with ``ok`` whether the checks
+        made before the call passed: its own writes are gated inside it, so those made
+        before a check of its own fails are kept, as eagerly."""
         if ok is not None:
             old = self.read(st)
             if old.shape == new.shape and old.dtype == new.dtype:
@@ -390,6 +396,14 @@ def checkify_error(err: Any) -> Exception | None:
     if text.startswith("Python integer"):
         return OverflowError(text)
     return IndexError(text)
+
+
+def effective_mode(trace: JitTrace) -> str | None:
+    """The check mode a ``jaxtensor.jit`` call made inside ``trace`` inherits (through any
+    chain of nested calls, each inheriting its enclosing one's)."""
+    while getattr(trace, "mode", None) == INHERIT:
+        trace = trace.parent
+    return getattr(trace, "mode", None)
 
 
 def weak(storages: list[Storage]) -> tuple:
