@@ -41,7 +41,7 @@ from ._data_exchange import *  # noqa: F403
 from ._data_type_functions import *  # noqa: F403
 from ._elementwise import *  # noqa: F403
 from ._index_select import *  # noqa: F403
-from ._indexing import NonConcreteBooleanIndexError
+from ._indexing import NonConcreteBooleanIndexError, ds
 from ._indexing_functions import *  # noqa: F403
 from ._indexing_nd import *  # noqa: F403
 from ._info import *  # noqa: F403
@@ -83,7 +83,7 @@ _DTYPE_NAMES = [
 ]
 
 __all__ = sorted(
-    {"Tensor", "TracerLeakError", "clear_caches", "NonConcreteBooleanIndexError", "fft", "linalg",
+    {"Tensor", "TracerLeakError", "clear_caches", "NonConcreteBooleanIndexError", "ds", "fft", "linalg",
      "__array_api_version__", *_DTYPE_NAMES}
     | {
         n

@@ -200,6 +200,23 @@ class Trace(JitTrace):
         else:
             self._record(i, n, axis, fname)
 
+    def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
+        mode = self.mode
+        if mode is None:
+            return
+        if mode == CHECKIFY:
+            self._passed(_checkify_window(i, size, n, axis))
+        elif mode == INHERIT:
+            self.parent.check_window(i, size, n, axis)
+        elif current_trace() is not self.jax_trace:
+            self.missed = True
+        else:
+            v = jnp.asarray(i).astype(_IDX)
+            fail = (v < 0) | (v > n - size)
+            self.items.append((fail, v))
+            self.msgs.append(("window", axis, n, size))
+            self._passed(~fail)
+
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         """Check a traced single value assigned into an integer Tensor of ``dtype`` as eager
         code checks a number: NaN or infinity raise ``ValueError``, an integer out of the
@@ -287,6 +304,9 @@ class CheckedTrace(JitTrace):
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         _checkify_check(i, n, axis, fname)
 
+    def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
+        _checkify_window(i, size, n, axis)
+
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         for fail, _, raw, msg in _value_checks(v, dtype):
             checkify.check(~fail, _value_message(msg), raw)
@@ -297,6 +317,19 @@ def message(v: Any, n: int, axis: int, fname: str | None) -> str:
     if fname is None:
         return f"index {v} is out of bounds for axis {axis} with size {n}"
     return f"{fname}(): index {v} is out of bounds for dimension {axis} with size {n}"
+
+
+def window_message(v: Any, size: int, n: int, axis: int) -> str:
+    """The eager message of a ``ds()`` window out of bounds (``{}``: a checkify format)."""
+    return (f"ds({v}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
+            f"start must be between 0 and {n - size})")
+
+
+def _checkify_window(i: Any, size: int, n: int, axis: int) -> Any:
+    i = jnp.asarray(i)
+    ok = (i >= 0) & (i <= n - size)
+    checkify.check(ok, window_message("{}", size, n, axis), i)
+    return ok
 
 
 def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> Any:
@@ -366,6 +399,9 @@ def check_error(checks: tuple, chk: Any) -> Exception | None:
         return None
     entry = checks[code - 1]
     v = int(c[1])
+    if entry[0] == "window":
+        _, axis, n, size = entry
+        return IndexError(window_message(v, size, n, axis))
     if entry[0] == "value":
         if entry[3]:
             v %= 1 << (8 * _IDX_SIZE)
