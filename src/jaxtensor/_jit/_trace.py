@@ -81,7 +81,7 @@ class Trace(JitTrace):
     """
 
     __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
-                 "missed", "items", "msgs", "ok")
+                 "missed", "items", "msgs", "ok", "body")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
                  parent: JitTrace | None, mode: str | None) -> None:
@@ -99,6 +99,9 @@ class Trace(JitTrace):
         # whether every check made so far (in this JAX trace) passed: a traced bool that
         # gates every later write, so a call that fails a check changes nothing from there on
         self.ok: Any = None
+        # the JAX trace of the innermost jaxtensor control-flow body (``_loops.py``) being
+        # traced, where storages are carried: ``values`` then holds the carried values
+        self.body: Any = None
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -130,9 +133,21 @@ class Trace(JitTrace):
         call's Tensors only through a write at this level, which is gated). Under checkify
         the error state so far is read (:data:`no_error_p`), which includes checks made in
         loop bodies, branches and nested jits."""
-        if current_trace() is not self.jax_trace:
-            return None
+        cur = current_trace()
+        if cur is not self.jax_trace:
+            return self._ok_in_body() if cur is self.body else None
         return self._ok_so_far()
+
+    def _ok_in_body(self) -> Any:
+        """The gate of a write in a jaxtensor control-flow body: under checkify the error
+        state carried into the iteration (every write: a check of the iteration before may
+        have failed), else the checks made before the loop (a check in the body makes the
+        function be traced under checkify)."""
+        if self.mode == CHECKIFY:
+            return no_error_p.bind() if GATED else None
+        if self.mode == INHERIT:
+            return None
+        return self.ok
 
     def _ok_so_far(self) -> Any:
         mode = self.mode
@@ -168,8 +183,9 @@ class Trace(JitTrace):
 
     def _write(self, st: Storage, new: Any) -> None:
         known = st in self.values
+        cur = current_trace()
         if known or self._from_outside(st):
-            if current_trace() is not self.jax_trace:
+            if cur is not self.jax_trace and cur is not self.body:
                 raise TracerLeakError(
                     "a Tensor from outside a nested trace (a loop body, cond, vmap or nested "
                     "jit inside the jaxtensor.jit function) is written inside it; pass it "
@@ -178,6 +194,10 @@ class Trace(JitTrace):
                 )
             if not known:
                 self._discover(st)
+            self.values[st] = new
+            return
+        if cur is self.body and st.trace is not cur:
+            # made by the trace outside this body: carried through it (``_loops.py``)
             self.values[st] = new
             return
         # a storage the trace made: an ordinary write (its own leak check included)
