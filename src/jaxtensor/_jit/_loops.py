@@ -10,7 +10,7 @@ Tensors it makes) with every write kind, and the loop is compiled into one XLA l
 >>> jt.fori_loop(1, 6, step)
 >>> x
 Tensor(shape=[6], dtype=float32, device=cpu,
-       [1.    , 1.5   , 1.75  , 1.875 , 1.9375, 1.96875])
+       [1.     , 1.5    , 1.75   , 1.875  , 1.9375 , 1.96875])
 
 How (``docs/loops.md``, ``docs/decisions.md``): inside a ``jaxtensor.jit`` trace
 (:class:`~._trace.Trace`) the loop's carry is the trace's value of every storage it holds,
