@@ -73,6 +73,16 @@ BODIES = {f.__name__[1:]: f for f in (_scalar, _window_view, _slice_iop, _int_ar
                                       _transposed)}
 
 
+def _jitted(make):
+    @jt.jit
+    def f(x, y, lo, hi):
+        jt.fori_loop(lo, hi, make(x, y))
+    return f
+
+
+_JITTED = {name: _jitted(make) for name, make in BODIES.items()}
+
+
 class _NpDs:
     """``jt.ds`` for the NumPy oracle: ``ds(i, k)`` is ``slice(i, i + k)``."""
 
@@ -113,12 +123,7 @@ def test_fori_loop_matches_numpy_eager_and_jit(name, run, monkeypatch_module):
     np.testing.assert_allclose(_np(y), nb, rtol=1e-6)
 
     x, y = jt.asarray(a), jt.asarray(b)
-
-    @jt.jit
-    def f(x, y, lo, hi):
-        jt.fori_loop(lo, hi, make(x, y))
-
-    f(x, y, lo, hi)
+    _JITTED[name](x, y, lo, hi)
     np.testing.assert_allclose(_np(x), na, rtol=1e-6)
     np.testing.assert_allclose(_np(y), nb, rtol=1e-6)
 
@@ -340,3 +345,30 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="cond_fun must not write"):
         jt.while_loop(writes, lambda: None)
     np.testing.assert_array_equal(_np(x), [0, 0])
+
+
+def test_unrolled_python_loop_warns_once_and_fori_loop_does_not():
+    import warnings
+
+    def unrolled(x):
+        for i in range(1, 101):
+            x[i] += x[i - 1]
+
+    f = jt.jit(unrolled)
+    with pytest.warns(jt.UnrolledLoopWarning, match="fori_loop") as rec:
+        f(jt.ones(101))
+        f(jt.ones(101))
+    assert len([w for w in rec if w.category is jt.UnrolledLoopWarning]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", jt.UnrolledLoopWarning)
+        x = jt.ones(120)
+        jt.jit(lambda x: jt.fori_loop(1, 120, _recurrence_add(x)))(x)
+        np.testing.assert_array_equal(_np(x), np.arange(1.0, 121.0))
+        short = jt.jit(lambda x: [x.__setitem__(i, 1.0) for i in range(10)])
+        short(jt.zeros(10))
+
+
+def _recurrence_add(x):
+    def step(i):
+        x[i] += x[i - 1]
+    return step

@@ -81,7 +81,7 @@ class Trace(JitTrace):
     """
 
     __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
-                 "missed", "items", "msgs", "ok", "body")
+                 "missed", "items", "msgs", "ok", "body", "n_writes")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
                  parent: JitTrace | None, mode: str | None) -> None:
@@ -102,6 +102,7 @@ class Trace(JitTrace):
         # the JAX trace of the innermost jaxtensor control-flow body (``_loops.py``) being
         # traced, where storages are carried: ``values`` then holds the carried values
         self.body: Any = None
+        self.n_writes = 0  # writes traced at the top level (a Python loop unrolls into many)
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -184,6 +185,8 @@ class Trace(JitTrace):
     def _write(self, st: Storage, new: Any) -> None:
         known = st in self.values
         cur = current_trace()
+        if cur is self.jax_trace:
+            self.n_writes += 1
         if known or self._from_outside(st):
             if cur is not self.jax_trace and cur is not self.body:
                 raise TracerLeakError(
