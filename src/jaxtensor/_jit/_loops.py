@@ -278,13 +278,15 @@ def _dynamic(v: Any) -> bool:
 
 
 def _split_fn(fn: Callable) -> tuple[Any, tuple, tuple]:
-    """(cache key, static part, dynamic part) of a body: a plain function's code, defaults
-    and closed-over values (Tensors and arrays dynamic, the rest static); any other callable
-    as it is (what it holds is found by ``jaxtensor.jit`` as closed-over storages)."""
-    if type(fn) is not types.FunctionType or fn.__closure__ is None:
+    """(cache key, static part, dynamic part) of a body: a plain function's code, defaults,
+    closed-over values (Tensors and arrays dynamic, the rest static) and the Tensors it
+    names as globals (dynamic); any other callable as it is (what it holds is found by
+    ``jaxtensor.jit`` as closed-over storages)."""
+    if type(fn) is not types.FunctionType:
         return ("fn", fn), (), ()
-    static, dynamic = [], []
-    for c in fn.__closure__:
+    static: list = []
+    dynamic: list = []
+    for c in fn.__closure__ or ():
         try:
             v = c.cell_contents
         except ValueError:
@@ -298,11 +300,15 @@ def _split_fn(fn: Callable) -> tuple[Any, tuple, tuple]:
             except TypeError:
                 return ("fn", fn), (), ()
             static.append(_Static(v))
-    return ("code", fn.__code__, id(fn.__globals__), fn.__defaults__), tuple(static), tuple(
-        dynamic)
+    g = fn.__globals__
+    names = tuple(n for n in fn.__code__.co_names if _dynamic(g.get(n)))
+    dynamic.extend(g[n] for n in names)
+    return ("code", fn.__code__, id(g), fn.__defaults__, names), tuple(static), tuple(dynamic)
 
 
 def _rebuild(fn: Callable, key: Any, static: tuple, dynamic: tuple) -> Callable:
+    """The body over the call's Tensors: its closure's and globals' Tensors are arguments
+    of the cached function (passed, not discovered, so their buffers can be donated)."""
     if key[0] == "fn":
         return fn
     it = iter(dynamic)
@@ -310,8 +316,13 @@ def _rebuild(fn: Callable, key: Any, static: tuple, dynamic: tuple) -> Callable:
     for s in static:
         v = next(it) if s is None else s.v
         cells.append(types.CellType() if v is _EmptyCell else types.CellType(v))
-    return types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
-                              tuple(cells))
+    g = fn.__globals__
+    names = key[4]
+    if names:
+        g = dict(g)
+        g.update(zip(names, it))
+    return types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__,
+                              tuple(cells) if fn.__closure__ is not None else None)
 
 
 def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any, operands: tuple = ()) -> Any:
