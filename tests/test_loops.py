@@ -372,3 +372,73 @@ def _recurrence_add(x):
     def step(i):
         x[i] += x[i - 1]
     return step
+
+
+def _while_program(y, z):
+    def body():
+        z[0] += 1
+        y[z[0].astype(jt.int32) - 1] = z[0]
+    jt.while_loop(lambda: z[0] < 10, body)
+
+
+def _nested_program(y, z):
+    def outer(i):
+        def inner(j):
+            z[0] += 1
+            y[i * 2 + j] = z[0]
+        jt.fori_loop(0, 2, inner)
+    jt.fori_loop(0, 5, outer)
+
+
+def _cond_program(y, z):
+    def body(i):
+        z[0] += 1
+        jt.cond(i % 2 == 0, lambda: y.__setitem__(i, z[0]), lambda: y.__setitem__(i + 1, -z[0]))
+    jt.fori_loop(0, 8, body)
+
+
+def _window_cond_program(y, z):  # a check in cond_fun: traced under checkify
+    def body():
+        z[0] += 1
+        y[jt.ds(z[0].astype(jt.int32) - 1, 1)] = z[0]
+    jt.while_loop(lambda: y[z[0].astype(jt.int32)] >= 0, body)
+
+
+def _python_run(program, y, z):
+    """The oracle: the same program on NumPy, with Python control flow."""
+    if program is _while_program:
+        while z[0] < 10:
+            z[0] += 1
+            y[int(z[0]) - 1] = z[0]
+    elif program is _nested_program:
+        for i in range(5):
+            for j in range(2):
+                z[0] += 1
+                y[i * 2 + j] = z[0]
+    elif program is _cond_program:
+        for i in range(8):
+            z[0] += 1
+            if i % 2 == 0:
+                y[i] = z[0]
+            else:
+                y[i + 1] = -z[0]
+    else:
+        while y[int(z[0])] >= 0:
+            z[0] += 1
+            y[int(z[0]) - 1:int(z[0])] = z[0]
+
+
+@pytest.mark.parametrize("jit", [False, True])
+@pytest.mark.parametrize("program", [_while_program, _nested_program, _cond_program,
+                                     _window_cond_program])
+def test_failed_check_leaves_what_python_left(program, jit):
+    a, b = np.zeros(7, np.float32), np.zeros(1, np.float32)
+    with pytest.raises(IndexError) as want:
+        _python_run(program, a, b)
+    y, z = jt.zeros(7), jt.zeros(1)
+    with pytest.raises(IndexError) as got:
+        (jt.jit(program) if jit else program)(y, z)
+    assert str(got.value).split(" is out of bounds")[0].split()[-1] == str(
+        want.value).split(" is out of bounds")[0].split()[-1]
+    np.testing.assert_array_equal(_np(y), a)
+    np.testing.assert_array_equal(_np(z), b)

@@ -51,13 +51,23 @@ _jitted = _cache.cache("compiled loops", 512)
 
 # -- carrying storages through a body -------------------------------------------------------
 class _Carry:
-    """The storages a control-flow body carries, and the trace's values around it."""
+    """The storages a control-flow body carries, the trace's values around it, and (in
+    OWN check mode) the first failed check, carried as ``(code, value)``."""
 
-    def __init__(self, t: jtr.Trace) -> None:
+    def __init__(self, t: jtr.Trace, gate: bool) -> None:
         self.t = t
         self.storages: list = list(t.values)
         self.outer = t.values  # the trace's values at the level of the loop
-        self.level = current_trace()
+        self.checked = t.mode == jtr.OWN
+        # whether writes in the body are gated by the checks of earlier iterations (set
+        # once a trace of the body made a check)
+        self.gate = gate
+        self.base = t.gate() if self.checked else None  # the gate around the construct
+        self.made_checks = False
+        self.n_checks = (len(t.items), len(t.msgs))
+
+    def codes(self) -> tuple:
+        return (jnp.zeros((), jtr._IDX), jnp.zeros((), jtr._IDX)) if self.checked else ()
 
     def initial(self) -> list:
         """The carried storages' values before the loop."""
@@ -73,20 +83,32 @@ class _Carry:
             out.append(v)
         return out
 
-    def run(self, vals: list, fn: Callable[[], Any]) -> tuple[list, Any, list]:
-        """Run ``fn`` with ``vals`` as the carried storages' values: (their new values, what
-        ``fn`` returned, storages it met that are not carried)."""
+    def run(self, vals: list, fn: Callable[[], Any], codes: tuple | None) -> tuple:
+        """Run ``fn`` with ``vals`` as the carried storages' values and ``codes`` the first
+        failed check so far: (their new values, what ``fn`` returned, storages it met that
+        are not carried, the first failed check after it)."""
         t = self.t
-        saved = t.values, t.body
+        saved = t.values, t.body, t.loop
         t.values = dict(zip(self.storages, vals))
         t.body = current_trace()
+        checked = self.checked and codes is not None
+        t.loop = None
+        if checked:
+            ok = self.base
+            if self.gate:
+                clean = codes[0] == 0
+                ok = clean if ok is None else ok & clean
+            t.loop = jtr.BodyChecks(ok)
         try:
             res = fn()
             new = [t.values[st] for st in self.storages]
             met = [st for st in t.values if st not in set(self.storages)]
+            if checked:
+                self.made_checks |= bool(t.loop.items)
+                codes = t.loop.first(*codes)
         finally:
-            t.values, t.body = saved
-        return new, res, met
+            t.values, t.body, t.loop = saved
+        return new, res, met, codes
 
     def grow(self, met: list) -> bool:
         """Carry ``met`` from the next trace of the body; False if nothing was new."""
@@ -95,26 +117,37 @@ class _Carry:
         self.storages += new
         return bool(new)
 
-    def finish(self, outs: list) -> None:
+    def finish(self, outs: list, codes: tuple) -> None:
         """The loop's results become the trace's values (or the storages' own, for those the
-        trace made)."""
+        trace made); its first failed check becomes a check of the level around it."""
         for st, v in zip(self.storages, outs):
             if st in self.outer:
                 self.outer[st] = v
             else:
                 st.install(v)
+        if self.made_checks:
+            code, bad = codes
+            self.t.item(code != 0, bad, ("loop",), code)
 
 
-def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]]) -> Any:
-    """Trace a control-flow construct until its carry holds every storage its bodies meet.
-    ``build(carry)`` traces it once and returns (the construct's outputs: the carried values
-    and the user's results, the list of storages met)."""
-    carry = _Carry(t)
+def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
+             loop: bool = True) -> Any:
+    """Trace a control-flow construct until its carry holds every storage its bodies meet
+    (and, for a loop whose body checks, until its writes are gated by earlier iterations'
+    checks). ``build(carry)`` traces it once and returns (the carried values, the user's
+    results, the first failed check; the list of storages met)."""
+    carry = _Carry(t, False)
     while True:
-        (outs, res), met = build(carry)
-        if not carry.grow(met):
-            carry.finish(outs)
+        (outs, res, codes), met = build(carry)
+        grew = carry.grow(met)
+        if loop and carry.made_checks and not carry.gate:
+            carry.gate = grew = True
+        if not grew:
+            carry.finish(outs, codes)
             return res
+        # (drop the checks the abandoned trace numbered)
+        del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
+        carry.made_checks = False
 
 
 def _to_arrays(tree: Any) -> tuple[list, Any, list[bool]]:
@@ -142,7 +175,7 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
         met: list = []
 
         def step(i: Any, state: tuple) -> tuple:
-            vals, user = state
+            vals, user, codes = state
 
             def call() -> Any:
                 if not has_init:
@@ -156,12 +189,14 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
                         f"init_val ({c_tree}); it returned {tree}")
                 return arrays
 
-            new, res, m = carry.run(list(vals), call)
+            new, res, m, codes = carry.run(list(vals), call, codes)
             met.extend(m)
-            return new, res
+            return new, res, codes
 
-        outs, res = lax.fori_loop(lower, upper, step, (carry.initial(), c_arrays))
-        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None), met
+        outs, res, codes = lax.fori_loop(lower, upper, step,
+                                         (carry.initial(), c_arrays, carry.codes()))
+        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
+                codes), met
 
     return _carried(t, build)
 
@@ -174,21 +209,27 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
         met: list = []
 
         def test(state: tuple) -> Any:
-            vals, user = state
+            vals, user, codes = state
 
             def call() -> Any:
                 args = (_from_arrays(list(user), c_tree, c_is_t),) if has_init else ()
                 return _predicate(cond_fun(*args), "while_loop(): cond_fun")
 
-            new, res, m = carry.run(list(vals), call)
+            # (no checks carried: one in cond_fun makes the function be traced under checkify)
+            new, res, m, _ = carry.run(list(vals), call, None)
             met.extend(m)
             if any(a is not b for a, b in zip(new, vals)):
                 raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
                                  "body_fun)")
+            # a failed check stops the loop (its writes are gated: it would never end)
+            if carry.checked:
+                res = res & (codes[0] == 0)
+            elif t.mode == jtr.CHECKIFY and jtr.GATED:
+                res = res & jtr.no_error_p.bind()
             return res
 
         def step(state: tuple) -> tuple:
-            vals, user = state
+            vals, user, codes = state
 
             def call() -> Any:
                 if not has_init:
@@ -201,12 +242,13 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
                         f"init_val ({c_tree}); it returned {tree}")
                 return arrays
 
-            new, res, m = carry.run(list(vals), call)
+            new, res, m, codes = carry.run(list(vals), call, codes)
             met.extend(m)
-            return new, res
+            return new, res, codes
 
-        outs, res = lax.while_loop(test, step, (carry.initial(), c_arrays))
-        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None), met
+        outs, res, codes = lax.while_loop(test, step, (carry.initial(), c_arrays, carry.codes()))
+        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
+                codes), met
 
     return _carried(t, build)
 
@@ -225,20 +267,21 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
                     shapes.append((tree, is_t))
                     return [jnp.asarray(a) for a in arrays]
 
-                new, res, m = carry.run(list(vals), call)
+                new, res, m, codes = carry.run(list(vals), call, carry.codes())
                 met.extend(m)
-                return new, res
+                return new, res, codes
 
             return run
 
-        outs, res = lax.cond(pred, branch(true_fun), branch(false_fun), carry.initial())
+        outs, res, codes = lax.cond(pred, branch(true_fun), branch(false_fun),
+                                    carry.initial())
         tree, is_t = shapes[-1]
         if (tree, is_t) != shapes[-2]:
             raise TypeError("cond(): true_fun and false_fun must return the same structure "
                             f"(got {shapes[-2][0]} and {tree})")
-        return (outs, _from_arrays(list(res), tree, is_t)), met
+        return (outs, _from_arrays(list(res), tree, is_t), codes), met
 
-    return _carried(t, build)
+    return _carried(t, build, loop=False)
 
 
 def _predicate(p: Any, who: str) -> Any:

@@ -7,11 +7,13 @@ A :class:`Trace` is installed in :data:`jaxtensor._core._context.current` while 
 traced (see ``_jit.py``); storages and the indexing code call its methods instead of
 changing anything. Nothing here raises to steer control flow: a closed-over storage met
 during the trace is *discovered* (read once as a constant, and reported to the caller, which
-makes it an input of the next compilation), and a bounds check made inside a nested trace
-(a loop body, ``cond``, ``vmap``, a nested jit) is *missed* (reported, and the caller traces
-the function again under ``jax.experimental.checkify``). Under checkify a write is gated by
-the error state itself (:data:`no_error_p`), so a check in a loop body gates the writes
-after the loop.
+makes it an input of the next compilation). A bounds check made in the body of a jaxtensor
+loop or ``cond`` (``_loops.py``: ``Trace.body``, ``Trace.loop``) is recorded in the body's
+:class:`BodyChecks`, whose first failure the loop carries and reports as one check after
+it; one made inside any other nested trace (``lax`` control flow, ``vmap``, a nested jit) is
+*missed* (reported, and the caller traces the function again under
+``jax.experimental.checkify``). Under checkify a write is gated by the error state itself
+(:data:`no_error_p`), so a check in a loop body gates the writes after the loop.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ class Trace(JitTrace):
     """
 
     __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
-                 "missed", "items", "msgs", "ok", "body", "n_writes")
+                 "missed", "items", "msgs", "ok", "body", "n_writes", "loop")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
                  parent: JitTrace | None, mode: str | None) -> None:
@@ -103,6 +105,8 @@ class Trace(JitTrace):
         # traced, where storages are carried: ``values`` then holds the carried values
         self.body: Any = None
         self.n_writes = 0  # writes traced at the top level (a Python loop unrolls into many)
+        # OWN mode: the checks of the jaxtensor control-flow body being traced
+        self.loop: BodyChecks | None = None
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -148,7 +152,8 @@ class Trace(JitTrace):
             return no_error_p.bind() if GATED else None
         if self.mode == INHERIT:
             return None
-        return self.ok
+        lp = self.loop
+        return self.ok if lp is None else lp.ok
 
     def _ok_so_far(self) -> Any:
         mode = self.mode
@@ -218,7 +223,7 @@ class Trace(JitTrace):
             self._passed(_checkify_check(i, n, axis, fname))
         elif mode == INHERIT:
             self.parent.check_index(i, n, axis, fname)
-        elif current_trace() is not self.jax_trace:
+        elif not self._here():
             self.missed = True
         else:
             self._record(i, n, axis, fname)
@@ -231,14 +236,11 @@ class Trace(JitTrace):
             self._passed(_checkify_window(i, size, n, axis))
         elif mode == INHERIT:
             self.parent.check_window(i, size, n, axis)
-        elif current_trace() is not self.jax_trace:
+        elif not self._here():
             self.missed = True
         else:
             v = jnp.asarray(i).astype(_IDX)
-            fail = (v < 0) | (v > n - size)
-            self.items.append((fail, v))
-            self.msgs.append(("window", axis, n, size))
-            self._passed(~fail)
+            self.item((v < 0) | (v > n - size), v, ("window", axis, n, size))
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         """Check a traced single value assigned into an integer Tensor of ``dtype`` as eager
@@ -254,12 +256,31 @@ class Trace(JitTrace):
             if mode == CHECKIFY:
                 checkify.check(~fail, _value_message(msg), raw)
                 self._passed(~fail)
-            elif current_trace() is not self.jax_trace:
+            elif not self._here():
                 self.missed = True
             else:
-                self.items.append((fail, bad))
-                self.msgs.append(msg)
-                self._passed(~fail)
+                self.item(fail, bad, msg)
+
+    def _here(self) -> bool:
+        """Whether a check made now can be recorded (OWN mode): at the top level of the
+        trace, or in a jaxtensor control-flow body, whose checks are carried through it."""
+        cur = current_trace()
+        return cur is self.jax_trace or (self.loop is not None and cur is self.body)
+
+    def item(self, fail: Any, v: Any, msg: tuple, code: Any = None) -> None:
+        """Record a check (``code``: a traced code for a loop's carried checks, else the
+        check's own number). In a body the check goes to the body's list (the loop carries
+        the first failure) and a placeholder keeps the numbering."""
+        if current_trace() is self.jax_trace:
+            self.items.append((fail, v, code))
+            self.msgs.append(msg)
+            self._passed(~fail)
+            return
+        lp = self.loop
+        self.items.append((np.bool_(False), np.asarray(0, _IDX), None))
+        self.msgs.append(msg)
+        lp.items.append((fail, v, len(self.msgs) if code is None else code))
+        lp.ok = ~fail if lp.ok is None else lp.ok & ~fail
 
     def _passed(self, ok: Any) -> None:
         if self.mode == CHECKIFY:
@@ -290,9 +311,7 @@ class Trace(JitTrace):
         else:
             v = i.astype(_IDX)
             fail = (v < -n) | (v >= n)
-        self.items.append((fail, v))
-        self.msgs.append((axis, n, wrap, fname))
-        self._passed(~fail)
+        self.item(fail, v, (axis, n, wrap, fname))
 
     def check_output(self) -> Any:
         """The recorded checks folded into ``[code, value]``: ``code`` is 0 when every check
@@ -300,10 +319,32 @@ class Trace(JitTrace):
         which XLA fuses into one kernel."""
         code = bad = lax.full((), 0, _IDX)
         for j in range(len(self.items) - 1, -1, -1):  # the first failing check wins
-            fail, v = self.items[j]
-            code = lax.select(fail, lax.full((), j + 1, _IDX), code)
+            fail, v, c = self.items[j]
+            code = lax.select(fail, lax.full((), j + 1, _IDX) if c is None else c, code)
             bad = lax.select(fail, v, bad)
         return jnp.stack([code, bad])
+
+
+class BodyChecks:
+    """The checks of one trace of a jaxtensor control-flow body (OWN mode): ``items``
+    (fails, value, code) in order; ``ok``: whether every check so far passed (with what
+    gated the body from outside), which gates the body's writes."""
+
+    __slots__ = ("items", "ok")
+
+    def __init__(self, ok: Any) -> None:
+        self.items: list[tuple] = []
+        self.ok = ok
+
+    def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
+        """(code, value) of the first failure: ``code`` carried in (0: none), else this
+        trace's first failing check."""
+        c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
+        for fail, v, k in reversed(self.items):
+            c = lax.select(fail, jnp.asarray(k, _IDX), c)
+            b = lax.select(fail, jnp.asarray(v, _IDX), b)
+        failed = code != 0
+        return lax.select(failed, code, c), lax.select(failed, bad, b)
 
 
 class CheckedTrace(JitTrace):
