@@ -442,3 +442,21 @@ def test_failed_check_leaves_what_python_left(program, jit):
         want.value).split(" is out of bounds")[0].split()[-1]
     np.testing.assert_array_equal(_np(y), a)
     np.testing.assert_array_equal(_np(z), b)
+
+
+@settings(deadline=None, max_examples=5)
+@given(st.lists(st.floats(-4, 4, width=32), min_size=8, max_size=8))
+def test_vmap_of_a_loop_matches_numpy_rows(vals):
+    a = np.array(vals, np.float32).reshape(2, 4)
+
+    def f(x):
+        def b(i):
+            x[i] += x[i - 1] * 0.5
+        jt.fori_loop(1, 4, b)
+        return x * 1
+
+    want = a.copy()
+    for row in want:
+        for i in range(1, 4):
+            row[i] += row[i - 1] * 0.5
+    np.testing.assert_allclose(_np(jt.vmap(f)(jt.asarray(a))), want, rtol=1e-6)
