@@ -41,7 +41,7 @@ from ._data_exchange import *  # noqa: F403
 from ._data_type_functions import *  # noqa: F403
 from ._elementwise import *  # noqa: F403
 from ._index_select import *  # noqa: F403
-from ._indexing import NonConcreteBooleanIndexError
+from ._indexing import NonConcreteBooleanIndexError, ds
 from ._indexing_functions import *  # noqa: F403
 from ._indexing_nd import *  # noqa: F403
 from ._info import *  # noqa: F403
@@ -58,6 +58,7 @@ from ._utility import *  # noqa: F403
 
 # the public exceptions print as the names users catch them by
 TracerLeakError.__module__ = NonConcreteBooleanIndexError.__module__ = "jaxtensor"
+UnrolledLoopWarning.__module__ = ds.__module__ = "jaxtensor"  # noqa: F405
 
 # The public dtype constants wrap NumPy dtypes (see _dtypes.DType).
 bool = _dtypes.public["bool"]  # noqa: A001
@@ -83,7 +84,7 @@ _DTYPE_NAMES = [
 ]
 
 __all__ = sorted(
-    {"Tensor", "TracerLeakError", "clear_caches", "NonConcreteBooleanIndexError", "fft", "linalg",
+    {"Tensor", "TracerLeakError", "clear_caches", "NonConcreteBooleanIndexError", "ds", "fft", "linalg",
      "__array_api_version__", *_DTYPE_NAMES}
     | {
         n

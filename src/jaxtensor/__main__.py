@@ -75,7 +75,7 @@ def _version() -> str:
 
 
 def _extra_sections() -> list:
-    """Sections for features that live in other modules (index_select, jit, grad)."""
+    """Sections for features that live in other modules (index_select, jit, loops, grad)."""
     out = []
     if hasattr(jt, "index_select"):
         out.append(("index_select", lambda env, n: _show(
@@ -95,6 +95,21 @@ fill_c = jt.jit(fill)
 y = jt.zeros(4)
 fill_c(y)
 y
+""", env)))
+    if hasattr(jt, "fori_loop"):
+        out.append(("loops", lambda env, n: _show(
+            "jaxtensor.fori_loop: a loop that writes, compiled into one XLA loop",
+            """
+x = jt.ones(6)
+def step(i):
+    x[i] = x[i - 1] * 0.5 + x[i]
+jt.fori_loop(1, 6, step)
+x
+d = jt.zeros(6)
+def window(k):
+    d[jt.ds(k, 2)] += 1
+jt.fori_loop(0, 5, window)
+d
 """, env)))
     if hasattr(jt, "grad") and hasattr(jt, "sum"):
         out.append(("grad", lambda env, n: _show(

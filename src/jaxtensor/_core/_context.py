@@ -45,6 +45,9 @@ class JitTrace:
         """Check a traced index value (or array of values) against an axis of ``size``
         (``fname``: the function whose message names the axis a dimension, as eagerly)."""
 
+    def check_window(self, start: Any, size: int, n: int, axis: int) -> None:
+        """Check a traced ``ds(start, size)`` window lies inside an axis of size ``n``."""
+
     def check_value(self, value: Any, dtype: Any) -> None:
         """Check a traced single value assigned into an integer Tensor of ``dtype`` (NaN,
         infinity, out of range), as eager code checks a number."""

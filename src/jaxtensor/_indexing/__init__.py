@@ -6,10 +6,10 @@ file. Builds on the core only; the namespace builds on it.
 from ._advanced import rebuild, resolve
 from ._getset import getitem, setitem
 from ._jax_hook import install as install_jax_hook
-from ._plan import NonConcreteBooleanIndexError
+from ._plan import NonConcreteBooleanIndexError, ds
 from ._values import prepare_value
 
 __all__ = [
-    "NonConcreteBooleanIndexError", "getitem", "install_jax_hook",
+    "NonConcreteBooleanIndexError", "ds", "getitem", "install_jax_hook",
     "prepare_value", "rebuild", "resolve", "setitem",
 ]

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from .._core import View, _cache, _kernels, _view
 from .._core import current as _current_jit
 from . import _plan
-from ._plan import Int, NewAxis, Plan, Slice
+from ._plan import Int, NewAxis, Plan, Slice, Window
 
 Tracer = jax.core.Tracer
 _IDX_NP = _view._IDX_NP
@@ -63,7 +63,7 @@ class Template:
         "size", "pick", "view_fast", "flat",
     )
 
-    def __init__(self, view: View, n_old: int, int_checks: list[tuple[int, int]]) -> None:
+    def __init__(self, view: View, n_old: int, int_checks: list[tuple]) -> None:
         self.steps = view.steps
         self.comp = view.comp
         self.shape = view.shape
@@ -81,7 +81,8 @@ class Template:
                 const.append(s)
         self.const = tuple(const)
         self.int_terms = tuple(terms)
-        self.int_checks = tuple(int_checks)  # (axis, size) per int in the key
+        # (axis, size, window size or None) per int or ds() start in the key
+        self.int_checks = tuple(int_checks)
         # the write kernels, the ``pick`` argument of Storage.update: shared by every
         # template of this view structure (x[2:7] and x[3:8], or X.T[3, 0] made from a new
         # X.T each time, differ only in start offsets, which are data), so writes at new
@@ -99,8 +100,11 @@ class Template:
         """The view's start offsets for these int values (bounds checked, negatives wrapped;
         ``ints`` itself is left as it is)."""
         wrapped = ints
-        for j, (axis, n) in enumerate(self.int_checks):
+        for j, (axis, n, w) in enumerate(self.int_checks):
             i = ints[j]
+            if w is not None:  # a ds() window's start: not wrapped
+                _window_check(i, w, n, axis)
+                continue
             if type(i) is not int:  # traced (inside jit): checked by the trace, wrapped here
                 jt = _current_jit.get()
                 if jt is not None:
@@ -131,6 +135,18 @@ class Template:
         return v
 
 
+def _window_check(i: Any, size: int, n: int, axis: int) -> None:
+    """A ``ds(i, size)`` window must lie inside its axis: ``0 <= i <= n - size``."""
+    if type(i) is not int:  # traced: checked by the trace
+        jt = _current_jit.get()
+        if jt is not None:
+            jt.check_window(i, size, n, axis)
+    elif not 0 <= i <= n - size:
+        raise IndexError(
+            f"ds({i}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
+            f"start must be between 0 and {n - size})")
+
+
 def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) -> Template:
     """The template for a basic ``plan`` (of signature ``sig``) on a tensor (``view`` of a
     base, of ``shape``)."""
@@ -159,12 +175,15 @@ def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
 
 def _build(view: View | None, shape: tuple[int, ...], plan: Plan) -> Template:
     ops: list[tuple] = []
-    checks: list[tuple[int, int]] = []
+    checks: list[tuple] = []
     for it in plan.items:
         t = type(it)
         if t is Int:
             ops.append(("i", _Lin(0, {len(checks): 1})))
-            checks.append((it.axis, it.size))
+            checks.append((it.axis, it.size, None))
+        elif t is Window:
+            ops.append(("s", _Lin(0, {len(checks): 1}), it.size, 1))
+            checks.append((it.axis, it.n, it.size))
         elif t is Slice:
             ops.append(("s", it.start, it.size, it.step))
         elif t is NewAxis:

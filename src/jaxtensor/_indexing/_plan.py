@@ -12,6 +12,7 @@ typed item per indexed position:
 ========================  ==============================================================
 :class:`Int`              an integer (value per call; bounds checked per call)
 :class:`Slice`            a normalised slice ``start, size, step`` (static)
+:class:`Window`           ``ds(start, size)``: a window of static size (start per call)
 :class:`NewAxis`          ``None``
 :class:`IntArray`         an integer array of a given shape (values per call)
 :class:`Mask`             a boolean array over ``ndim`` axes (values per call)
@@ -75,6 +76,12 @@ class Slice(NamedTuple):
     step: int
 
 
+class Window(NamedTuple):
+    axis: int
+    size: int  # the window's (static) size
+    n: int  # the axis' size
+
+
 class NewAxis(NamedTuple):
     pass
 
@@ -94,7 +101,7 @@ class PyBool(NamedTuple):
     value: bool
 
 
-Item = Int | Slice | NewAxis | IntArray | Mask | PyBool
+Item = Int | Slice | Window | NewAxis | IntArray | Mask | PyBool
 
 
 class Plan(NamedTuple):
@@ -112,6 +119,60 @@ class Plan(NamedTuple):
     shape: tuple[int, ...] | None
     gap: int | None
     n_values: int
+
+
+class ds:
+    """A window of ``size`` consecutive elements from ``start``: ``x[ds(i, k)]`` is
+    ``x[i:i + k]`` where ``i`` may be traced (inside ``jaxtensor.jit``, a loop body) and ``k``
+    is a static ``int``, as Pallas's ``pl.ds``. It stands in any index position, for reads and
+    writes, and makes a view like a slice. The window must lie inside the axis
+    (``0 <= start <= n - size``), else ``IndexError``: eagerly at once, inside
+    ``jaxtensor.jit`` at the call like other traced indices.
+
+    Examples
+    --------
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros(6)
+    >>> x[jt.ds(2, 3)] += 1
+    >>> x
+    Tensor(shape=[6], dtype=float32, device=cpu,
+           [0., 0., 1., 1., 1., 0.])
+    """
+
+    __slots__ = ("start", "size")
+
+    def __init__(self, start: Any, size: int) -> None:
+        if type(size) is not int:
+            if isinstance(size, (Tracer, Tensor)) or not hasattr(size, "__index__"):
+                raise TypeError(
+                    "ds(): size must be a Python int (a window's size is static); got "
+                    f"{type(size).__name__}"
+                )
+            size = operator.index(size)
+        if size < 0:
+            raise ValueError(f"ds(): size must be non-negative, got {size}")
+        self.start = _window_start(start)
+        self.size = size
+
+    def __repr__(self) -> str:
+        return f"ds({self.start!r}, {self.size})"
+
+
+def _window_start(start: Any) -> Any:
+    """A window's start as an int or a traced integer scalar."""
+    if isinstance(start, Tensor):
+        start = start._value()
+    if isinstance(start, (Tracer, jax.Array, np.ndarray, np.generic)):
+        dt = np.dtype(start.dtype)
+        if dt.kind not in "iu" or start.shape != ():
+            raise TypeError(
+                "ds(): start must be an integer scalar; got an array of dtype "
+                f"{dt} and shape {tuple(start.shape)}"
+            )
+        return start if isinstance(start, Tracer) else int(start)
+    if type(start) is bool or not hasattr(start, "__index__"):
+        raise TypeError(f"ds(): start must be an integer, got {type(start).__name__}")
+    return operator.index(start)
 
 
 # -- signatures ------------------------------------------------------------------------
@@ -161,6 +222,9 @@ def _item(k: Any, values: list[Any]) -> Any:
         return "i"
     if t is slice:
         return ("s", _bound(k.start), _bound(k.stop), _bound(k.step))
+    if t is ds:
+        values.append(k.start)
+        return ("d", k.size)
     if k is None:
         return None
     if k is Ellipsis:
@@ -205,7 +269,7 @@ def _flat(k: Any) -> Any:
 
 def split(key: Any) -> tuple[tuple, list[Any]]:
     """``(signature, values)`` of ``key``: the static part, hashable, one entry per item
-    (``"i"``, ``("s", start, stop, step)``, ``None``, ``Ellipsis``, a ``bool``,
+    (``"i"``, ``("s", start, stop, step)``, ``("d", size)``, ``None``, ``Ellipsis``, a ``bool``,
     ``("a", shape)``, ``("m", shape)``), and the dynamic values in order."""
     values: list[Any] = []
     if type(key) is tuple:
@@ -229,6 +293,7 @@ def plan(shape: tuple[int, ...], sig: tuple) -> Plan:
 def _parse(shape: tuple[int, ...], sig: tuple) -> Plan:
     n_ell = consumed = n_values = 0
     basic = True
+    windows = False
     for s in sig:
         if s is Ellipsis:
             n_ell += 1
@@ -238,6 +303,10 @@ def _parse(shape: tuple[int, ...], sig: tuple) -> Plan:
         elif type(s) is tuple:
             if s[0] == "s":
                 consumed += 1
+            elif s[0] == "d":
+                consumed += 1
+                n_values += 1
+                windows = True
             elif s[0] == "a":
                 consumed += 1
                 n_values += 1
@@ -250,6 +319,11 @@ def _parse(shape: tuple[int, ...], sig: tuple) -> Plan:
             basic = False
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
+    if windows and not basic:
+        raise IndexError(
+            "a ds() window cannot be combined with integer or boolean array indices; index "
+            "with the window first (x[..., ds(i, k)][idx]) or use an integer array for it"
+        )
     ndim = len(shape)
     if consumed > ndim:
         raise IndexError(
@@ -280,6 +354,13 @@ def _parse(shape: tuple[int, ...], sig: tuple) -> Plan:
             start, stop, step = slice(s[1], s[2], s[3]).indices(n)
             size = len(range(start, stop, step))
             items.append(Slice(axis, start if size else 0, size, step))
+            axis += 1
+        elif s[0] == "d":
+            n = shape[axis]
+            if s[1] > n:
+                raise IndexError(
+                    f"a ds() window of size {s[1]} does not fit axis {axis} with size {n}")
+            items.append(Window(axis, s[1], n))
             axis += 1
         elif s[0] == "a":
             items.append(IntArray(axis, shape[axis], s[1]))

@@ -49,6 +49,7 @@ import functools
 import inspect
 import os
 import types
+import warnings
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from contextvars import ContextVar
@@ -70,7 +71,7 @@ from . import _guard, _shardings
 from . import _pytree as jpt
 from . import _trace as jtr
 
-__all__ = ["jit"]
+__all__ = ["UnrolledLoopWarning", "jit"]
 
 Tracer = jax.core.Tracer
 _IDX = _view._IDX_NP
@@ -198,6 +199,7 @@ class Jitted:
         self._guards: dict[Hashable, Callable] = {}
         self._guard: Callable | None = None
         self._flat_trees: dict[int, Any] = {}
+        self._warned = False  # UnrolledLoopWarning given
 
     def __repr__(self) -> str:
         return f"jaxtensor.jit({getattr(self._fn, '__name__', self._fn)!r})"
@@ -602,14 +604,34 @@ class Jitted:
             plan.discovered = jtr.weak(trace.discovered)
             if trace.missed:
                 raise _Retrace
+            self._warn_unrolled(trace)
             return out
 
         def run(*ins: Any) -> dict:
             out, trace = self._run(spec, call, ins, jtr.CHECKIFY)
             plan.discovered = jtr.weak(trace.discovered)
+            self._warn_unrolled(trace)
             return out
 
         return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
+
+    def _warn_unrolled(self, trace: jtr.Trace) -> None:
+        """Warn (once per function) when the trace holds as many writes as a Python loop
+        unrolled into the program makes: its compile time grows with the trip count."""
+        if trace.n_writes < UNROLLED_WRITES or self._warned:
+            return
+        self._warned = True
+        name = getattr(self._fn, "__qualname__", repr(self._fn))
+        code = getattr(self._fn, "__code__", None)
+        warnings.warn_explicit(
+            f"jaxtensor.jit: tracing {name} made {trace.n_writes} writes, as a Python loop "
+            "unrolled into the program does (its compile time grows with the trip count); "
+            "write the loop with jaxtensor.fori_loop (or while_loop) to compile it once. "
+            "Silence this with warnings.filterwarnings('ignore', "
+            "category=jaxtensor.UnrolledLoopWarning).",
+            UnrolledLoopWarning,
+            # (where the user's function is: the frames between are JAX's and ours)
+            code.co_filename if code else "jaxtensor", code.co_firstlineno if code else 0)
 
     def _run(self, spec: tuple, call: Any, inputs: tuple, mode: str | None
              ) -> tuple[dict, jtr.Trace]:
@@ -707,6 +729,32 @@ def _top_level_names(fn: Callable, treedef: Any, static: tuple, names: list[str]
             names[j + m] = name if count == 1 else f"{name} (leaf {m} of {count})"
         j += count
     return names
+
+
+#: writes in one trace (outside loop bodies) from which a function is warned about
+UNROLLED_WRITES = 100
+
+
+class UnrolledLoopWarning(UserWarning):
+    """A ``jaxtensor.jit`` function traced into many writes: a Python loop unrolled into
+    the program, whose compile time grows with its trip count. Write the loop with
+    :func:`jaxtensor.fori_loop` (compiled once, whatever the trip count), or silence the
+    warning with ``warnings.filterwarnings("ignore", category=jaxtensor.UnrolledLoopWarning)``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import jaxtensor as jt
+    >>> @jt.jit
+    ... def f(x):
+    ...     for i in range(1, 200):
+    ...         x[i] += x[i - 1]
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     f(jt.ones(200))
+    >>> w[0].category.__name__
+    'UnrolledLoopWarning'
+    """
 
 
 class IndexOverflowError(IndexError, OverflowError):

@@ -7,11 +7,13 @@ A :class:`Trace` is installed in :data:`jaxtensor._core._context.current` while 
 traced (see ``_jit.py``); storages and the indexing code call its methods instead of
 changing anything. Nothing here raises to steer control flow: a closed-over storage met
 during the trace is *discovered* (read once as a constant, and reported to the caller, which
-makes it an input of the next compilation), and a bounds check made inside a nested trace
-(a loop body, ``cond``, ``vmap``, a nested jit) is *missed* (reported, and the caller traces
-the function again under ``jax.experimental.checkify``). Under checkify a write is gated by
-the error state itself (:data:`no_error_p`), so a check in a loop body gates the writes
-after the loop.
+makes it an input of the next compilation). A bounds check made in the body of a jaxtensor
+loop or ``cond`` (``_loops.py``: ``Trace.body``, ``Trace.loop``) is recorded in the body's
+:class:`BodyChecks`, whose first failure the loop carries and reports as one check after
+it; one made inside any other nested trace (``lax`` control flow, ``vmap``, a nested jit) is
+*missed* (reported, and the caller traces the function again under
+``jax.experimental.checkify``). Under checkify a write is gated by the error state itself
+(:data:`no_error_p`), so a check in a loop body gates the writes after the loop.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ class Trace(JitTrace):
     """
 
     __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
-                 "missed", "items", "msgs", "ok")
+                 "missed", "items", "msgs", "ok", "body", "n_writes", "loop")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
                  parent: JitTrace | None, mode: str | None) -> None:
@@ -99,6 +101,12 @@ class Trace(JitTrace):
         # whether every check made so far (in this JAX trace) passed: a traced bool that
         # gates every later write, so a call that fails a check changes nothing from there on
         self.ok: Any = None
+        # the JAX trace of the innermost jaxtensor control-flow body (``_loops.py``) being
+        # traced, where storages are carried: ``values`` then holds the carried values
+        self.body: Any = None
+        self.n_writes = 0  # writes traced at the top level (a Python loop unrolls into many)
+        # OWN mode: the checks of the jaxtensor control-flow body being traced
+        self.loop: BodyChecks | None = None
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -130,9 +138,22 @@ class Trace(JitTrace):
         call's Tensors only through a write at this level, which is gated). Under checkify
         the error state so far is read (:data:`no_error_p`), which includes checks made in
         loop bodies, branches and nested jits."""
-        if current_trace() is not self.jax_trace:
-            return None
+        cur = current_trace()
+        if cur is not self.jax_trace:
+            return self._ok_in_body() if cur is self.body else None
         return self._ok_so_far()
+
+    def _ok_in_body(self) -> Any:
+        """The gate of a write in a jaxtensor control-flow body: under checkify the error
+        state carried into the iteration (every write: a check of the iteration before may
+        have failed), else the checks made before the loop (a check in the body makes the
+        function be traced under checkify)."""
+        if self.mode == CHECKIFY:
+            return no_error_p.bind() if GATED else None
+        if self.mode == INHERIT:
+            return None
+        lp = self.loop
+        return self.ok if lp is None else lp.ok
 
     def _ok_so_far(self) -> Any:
         mode = self.mode
@@ -174,8 +195,11 @@ class Trace(JitTrace):
 
     def _write(self, st: Storage, new: Any) -> None:
         known = st in self.values
+        cur = current_trace()
+        if cur is self.jax_trace:
+            self.n_writes += 1
         if known or self._from_outside(st):
-            if current_trace() is not self.jax_trace:
+            if cur is not self.jax_trace and cur is not self.body:
                 raise TracerLeakError(
                     "a Tensor from outside a nested trace (a loop body, cond, vmap or nested "
                     "jit inside the jaxtensor.jit function) is written inside it; pass it "
@@ -184,6 +208,10 @@ class Trace(JitTrace):
                 )
             if not known:
                 self._discover(st)
+            self.values[st] = new
+            return
+        if cur is self.body and st.trace is not cur:
+            # made by the trace outside this body: carried through it (``_loops.py``)
             self.values[st] = new
             return
         # a storage the trace made: an ordinary write (its own leak check included)
@@ -201,10 +229,24 @@ class Trace(JitTrace):
             self._passed(_checkify_check(i, n, axis, fname))
         elif mode == INHERIT:
             self.parent.check_index(i, n, axis, fname)
-        elif current_trace() is not self.jax_trace:
+        elif not self._here():
             self.missed = True
         else:
             self._record(i, n, axis, fname)
+
+    def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
+        mode = self.mode
+        if mode is None:
+            return
+        if mode == CHECKIFY:
+            self._passed(_checkify_window(i, size, n, axis))
+        elif mode == INHERIT:
+            self.parent.check_window(i, size, n, axis)
+        elif not self._here():
+            self.missed = True
+        else:
+            v = jnp.asarray(i).astype(_IDX)
+            self.item((v < 0) | (v > n - size), v, ("window", axis, n, size))
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         """Check a traced single value assigned into an integer Tensor of ``dtype`` as eager
@@ -220,12 +262,31 @@ class Trace(JitTrace):
             if mode == CHECKIFY:
                 checkify.check(~fail, _value_message(msg), raw)
                 self._passed(~fail)
-            elif current_trace() is not self.jax_trace:
+            elif not self._here():
                 self.missed = True
             else:
-                self.items.append((fail, bad))
-                self.msgs.append(msg)
-                self._passed(~fail)
+                self.item(fail, bad, msg)
+
+    def _here(self) -> bool:
+        """Whether a check made now can be recorded (OWN mode): at the top level of the
+        trace, or in a jaxtensor control-flow body, whose checks are carried through it."""
+        cur = current_trace()
+        return cur is self.jax_trace or (self.loop is not None and cur is self.body)
+
+    def item(self, fail: Any, v: Any, msg: tuple, code: Any = None) -> None:
+        """Record a check (``code``: a traced code for a loop's carried checks, else the
+        check's own number). In a body the check goes to the body's list (the loop carries
+        the first failure) and a placeholder keeps the numbering."""
+        if current_trace() is self.jax_trace:
+            self.items.append((fail, v, code))
+            self.msgs.append(msg)
+            self._passed(~fail)
+            return
+        lp = self.loop
+        self.items.append((np.bool_(False), np.asarray(0, _IDX), None))
+        self.msgs.append(msg)
+        lp.items.append((fail, v, len(self.msgs) if code is None else code))
+        lp.ok = ~fail if lp.ok is None else lp.ok & ~fail
 
     def _passed(self, ok: Any) -> None:
         if self.mode == CHECKIFY:
@@ -256,9 +317,7 @@ class Trace(JitTrace):
         else:
             v = i.astype(_IDX)
             fail = (v < -n) | (v >= n)
-        self.items.append((fail, v))
-        self.msgs.append((axis, n, wrap, fname))
-        self._passed(~fail)
+        self.item(fail, v, (axis, n, wrap, fname))
 
     def check_output(self) -> Any:
         """The recorded checks folded into ``[code, value]``: ``code`` is 0 when every check
@@ -266,10 +325,32 @@ class Trace(JitTrace):
         which XLA fuses into one kernel."""
         code = bad = lax.full((), 0, _IDX)
         for j in range(len(self.items) - 1, -1, -1):  # the first failing check wins
-            fail, v = self.items[j]
-            code = lax.select(fail, lax.full((), j + 1, _IDX), code)
+            fail, v, c = self.items[j]
+            code = lax.select(fail, lax.full((), j + 1, _IDX) if c is None else c, code)
             bad = lax.select(fail, v, bad)
         return jnp.stack([code, bad])
+
+
+class BodyChecks:
+    """The checks of one trace of a jaxtensor control-flow body (OWN mode): ``items``
+    (fails, value, code) in order; ``ok``: whether every check so far passed (with what
+    gated the body from outside), which gates the body's writes."""
+
+    __slots__ = ("items", "ok")
+
+    def __init__(self, ok: Any) -> None:
+        self.items: list[tuple] = []
+        self.ok = ok
+
+    def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
+        """(code, value) of the first failure: ``code`` carried in (0: none), else this
+        trace's first failing check."""
+        c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
+        for fail, v, k in reversed(self.items):
+            c = lax.select(fail, jnp.asarray(k, _IDX), c)
+            b = lax.select(fail, jnp.asarray(v, _IDX), b)
+        failed = code != 0
+        return lax.select(failed, code, c), lax.select(failed, bad, b)
 
 
 class CheckedTrace(JitTrace):
@@ -293,6 +374,9 @@ class CheckedTrace(JitTrace):
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         _checkify_check(i, n, axis, fname)
 
+    def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
+        _checkify_window(i, size, n, axis)
+
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         for fail, _, raw, msg in _value_checks(v, dtype):
             checkify.check(~fail, _value_message(msg), raw)
@@ -303,6 +387,19 @@ def message(v: Any, n: int, axis: int, fname: str | None) -> str:
     if fname is None:
         return f"index {v} is out of bounds for axis {axis} with size {n}"
     return f"{fname}(): index {v} is out of bounds for dimension {axis} with size {n}"
+
+
+def window_message(v: Any, size: int, n: int, axis: int) -> str:
+    """The eager message of a ``ds()`` window out of bounds (``{}``: a checkify format)."""
+    return (f"ds({v}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
+            f"start must be between 0 and {n - size})")
+
+
+def _checkify_window(i: Any, size: int, n: int, axis: int) -> Any:
+    i = jnp.asarray(i)
+    ok = (i >= 0) & (i <= n - size)
+    checkify.check(ok, window_message("{}", size, n, axis), i)
+    return ok
 
 
 def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> Any:
@@ -372,6 +469,9 @@ def check_error(checks: tuple, chk: Any) -> Exception | None:
         return None
     entry = checks[code - 1]
     v = int(c[1])
+    if entry[0] == "window":
+        _, axis, n, size = entry
+        return IndexError(window_message(v, size, n, axis))
     if entry[0] == "value":
         if entry[3]:
             v %= 1 << (8 * _IDX_SIZE)

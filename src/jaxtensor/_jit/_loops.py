@@ -1,0 +1,531 @@
+"""Control flow whose bodies write Tensors: ``fori_loop``, ``while_loop``, ``cond``.
+
+A body may write any Tensor it can reach (arguments, closed-over Tensors, views of either,
+Tensors it makes) with every write kind, and the loop is compiled into one XLA loop:
+
+>>> import jaxtensor as jt
+>>> x = jt.ones(6)
+>>> def step(i):
+...     x[i] = x[i - 1] * 0.5 + x[i]
+>>> jt.fori_loop(1, 6, step)
+>>> x
+Tensor(shape=[6], dtype=float32, device=cpu,
+       [1.     , 1.5    , 1.75   , 1.875  , 1.9375 , 1.96875])
+
+How (``docs/loops.md``, ``docs/decisions.md``): inside a ``jaxtensor.jit`` trace
+(:class:`~._trace.Trace`) the loop's carry is the trace's value of every storage it holds,
+plus the storages the body meets: the body is traced with the carried values installed as
+the trace's values (``Trace.body`` marks the body's JAX trace, where carried storages may
+be written); a storage the body meets that is not carried yet (a closed-over Tensor, one
+made by the trace before the loop) makes the loop be traced again with it carried. After
+the loop the trace's values are the loop's results. Called outside ``jaxtensor.jit``, the
+loop runs inside a ``jaxtensor.jit`` function cached by the body's code and the static part
+of what it closes over (Tensors it closes over are arguments), with traced bounds, so a
+new body closure, other bounds or other Tensors of the same structure reuse the compiled
+loop, and nothing traced or compiled depends on the trip count.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .._core import Tensor, _cache, current_trace
+from .._core import current as _current
+from .._core._jax_private import EvalTrace as _EvalTrace
+from . import _jit
+from . import _trace as jtr
+
+__all__ = ["cond", "fori_loop", "while_loop"]
+
+Tracer = jax.core.Tracer
+_NO = object()
+_jitted = _cache.cache("compiled loops", 512)
+
+
+# -- carrying storages through a body -------------------------------------------------------
+class _Carry:
+    """The storages a control-flow body carries, the trace's values around it, and (in
+    OWN check mode) the first failed check, carried as ``(code, value)``."""
+
+    def __init__(self, t: jtr.Trace, gate: bool) -> None:
+        self.t = t
+        self.storages: list = list(t.values)
+        self.outer = t.values  # the trace's values at the level of the loop
+        self.checked = t.mode == jtr.OWN
+        # whether writes in the body are gated by the checks of earlier iterations (set
+        # once a trace of the body made a check)
+        self.gate = gate
+        self.base = t.gate() if self.checked else None  # the gate around the construct
+        self.made_checks = False
+        self.n_checks = (len(t.items), len(t.msgs))
+
+    def codes(self) -> tuple:
+        return (jnp.zeros((), jtr._IDX), jnp.zeros((), jtr._IDX)) if self.checked else ()
+
+    def initial(self) -> list:
+        """The carried storages' values before the loop."""
+        out = []
+        for st in self.storages:
+            v = self.outer.get(st, _NO)
+            if v is _NO:
+                v = self.t.initial.get(st, _NO) if self.t._from_outside(st) else _NO
+                if v is _NO:
+                    v = self.t.read(st)  # (a storage made before the loop: its value)
+                else:
+                    self.outer[st] = v
+            out.append(v)
+        return out
+
+    def run(self, vals: list, fn: Callable[[], Any], codes: tuple | None) -> tuple:
+        """Run ``fn`` with ``vals`` as the carried storages' values and ``codes`` the first
+        failed check so far: (their new values, what ``fn`` returned, storages it met that
+        are not carried, the first failed check after it)."""
+        t = self.t
+        saved = t.values, t.body, t.loop
+        t.values = dict(zip(self.storages, vals))
+        t.body = current_trace()
+        checked = self.checked and codes is not None
+        t.loop = None
+        if checked:
+            ok = self.base
+            if self.gate:
+                clean = codes[0] == 0
+                ok = clean if ok is None else ok & clean
+            t.loop = jtr.BodyChecks(ok)
+        try:
+            res = fn()
+            new = [t.values[st] for st in self.storages]
+            met = [st for st in t.values if st not in set(self.storages)]
+            if checked:
+                self.made_checks |= bool(t.loop.items)
+                codes = t.loop.first(*codes)
+        finally:
+            t.values, t.body, t.loop = saved
+        return new, res, met, codes
+
+    def grow(self, met: list) -> bool:
+        """Carry ``met`` from the next trace of the body; False if nothing was new."""
+        known = set(self.storages)
+        new = [st for st in dict.fromkeys(met) if st not in known]
+        self.storages += new
+        return bool(new)
+
+    def finish(self, outs: list, codes: tuple) -> None:
+        """The loop's results become the trace's values (or the storages' own, for those the
+        trace made); its first failed check becomes a check of the level around it."""
+        for st, v in zip(self.storages, outs):
+            if st in self.outer:
+                self.outer[st] = v
+            else:
+                st.install(v)
+        if self.made_checks:
+            code, bad = codes
+            self.t.item(code != 0, bad, ("loop",), code)
+
+
+def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
+             loop: bool = True) -> Any:
+    """Trace a control-flow construct until its carry holds every storage its bodies meet
+    (and, for a loop whose body checks, until its writes are gated by earlier iterations'
+    checks). ``build(carry)`` traces it once and returns (the carried values, the user's
+    results, the first failed check; the list of storages met)."""
+    carry = _Carry(t, False)
+    while True:
+        (outs, res, codes), met = build(carry)
+        grew = carry.grow(met)
+        if loop and carry.made_checks and not carry.gate:
+            carry.gate = grew = True
+        if not grew:
+            carry.finish(outs, codes)
+            return res
+        # (drop the checks the abandoned trace numbered)
+        del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
+        carry.made_checks = False
+
+
+def _to_arrays(tree: Any) -> tuple[list, Any, list[bool]]:
+    leaves, treedef = jax.tree_util.tree_flatten(tree, is_leaf=lambda v: isinstance(v, Tensor))
+    is_t = [isinstance(v, Tensor) for v in leaves]
+    arrays = [v._value() if k else v for v, k in zip(leaves, is_t)]
+    return arrays, treedef, is_t
+
+
+def _from_arrays(arrays: list, treedef: Any, is_t: list[bool]) -> Any:
+    leaves = [Tensor._wrap(a) if k else a for a, k in zip(arrays, is_t)]
+    return jax.tree_util.tree_unflatten(treedef, leaves)
+
+
+def _index(i: Any) -> Tensor:
+    return Tensor._wrap(i)
+
+
+# -- inside a jaxtensor.jit trace -------------------------------------------------------------
+def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any) -> Any:
+    has_init = init is not _NO
+    c_arrays, c_tree, c_is_t = _to_arrays(init if has_init else None)
+
+    def build(carry: _Carry) -> tuple:
+        met: list = []
+
+        def step(i: Any, state: tuple) -> tuple:
+            vals, user, codes = state
+
+            def call() -> Any:
+                if not has_init:
+                    body(_index(i))
+                    return user
+                out = body(_index(i), _from_arrays(list(user), c_tree, c_is_t))
+                arrays, tree, _ = _to_arrays(out)
+                if tree != c_tree:
+                    raise TypeError(
+                        "fori_loop(): body_fun must return a carry of the structure of "
+                        f"init_val ({c_tree}); it returned {tree}")
+                return arrays
+
+            new, res, m, codes = carry.run(list(vals), call, codes)
+            met.extend(m)
+            return new, res, codes
+
+        outs, res, codes = lax.fori_loop(lower, upper, step,
+                                         (carry.initial(), c_arrays, carry.codes()))
+        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
+                codes), met
+
+    return _carried(t, build)
+
+
+def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: Any) -> Any:
+    has_init = init is not _NO
+    c_arrays, c_tree, c_is_t = _to_arrays(init if has_init else None)
+
+    def build(carry: _Carry) -> tuple:
+        met: list = []
+
+        def test(state: tuple) -> Any:
+            vals, user, codes = state
+
+            def call() -> Any:
+                args = (_from_arrays(list(user), c_tree, c_is_t),) if has_init else ()
+                return _predicate(cond_fun(*args), "while_loop(): cond_fun")
+
+            # (no checks carried: one in cond_fun makes the function be traced under checkify)
+            new, res, m, _ = carry.run(list(vals), call, None)
+            met.extend(m)
+            if any(a is not b for a, b in zip(new, vals)):
+                raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
+                                 "body_fun)")
+            # a failed check stops the loop (its writes are gated: it would never end)
+            if carry.checked:
+                res = res & (codes[0] == 0)
+            elif t.mode == jtr.CHECKIFY and jtr.GATED:
+                res = res & jtr.no_error_p.bind()
+            return res
+
+        def step(state: tuple) -> tuple:
+            vals, user, codes = state
+
+            def call() -> Any:
+                if not has_init:
+                    body_fun()
+                    return user
+                arrays, tree, _ = _to_arrays(body_fun(_from_arrays(list(user), c_tree, c_is_t)))
+                if tree != c_tree:
+                    raise TypeError(
+                        "while_loop(): body_fun must return a carry of the structure of "
+                        f"init_val ({c_tree}); it returned {tree}")
+                return arrays
+
+            new, res, m, codes = carry.run(list(vals), call, codes)
+            met.extend(m)
+            return new, res, codes
+
+        outs, res, codes = lax.while_loop(test, step, (carry.initial(), c_arrays, carry.codes()))
+        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
+                codes), met
+
+    return _carried(t, build)
+
+
+def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
+                 operands: tuple) -> Any:
+    shapes: list = []
+
+    def build(carry: _Carry) -> tuple:
+        met: list = []
+
+        def branch(fn: Callable) -> Callable:
+            def run(vals: list) -> tuple:
+                def call() -> Any:
+                    arrays, tree, is_t = _to_arrays(fn(*operands))
+                    shapes.append((tree, is_t))
+                    return [jnp.asarray(a) for a in arrays]
+
+                new, res, m, codes = carry.run(list(vals), call, carry.codes())
+                met.extend(m)
+                return new, res, codes
+
+            return run
+
+        outs, res, codes = lax.cond(pred, branch(true_fun), branch(false_fun),
+                                    carry.initial())
+        tree, is_t = shapes[-1]
+        if (tree, is_t) != shapes[-2]:
+            raise TypeError("cond(): true_fun and false_fun must return the same structure "
+                            f"(got {shapes[-2][0]} and {tree})")
+        return (outs, _from_arrays(list(res), tree, is_t), codes), met
+
+    return _carried(t, build, loop=False)
+
+
+def _predicate(p: Any, who: str) -> Any:
+    if isinstance(p, Tensor):
+        p = p._value()
+    p = jnp.asarray(p)
+    if p.shape != () or p.dtype != np.bool_:
+        raise TypeError(f"{who} must return a 0-D boolean, got shape {p.shape} and dtype "
+                        f"{p.dtype}")
+    return p
+
+
+# -- outside: one cached jaxtensor.jit function per body --------------------------------------
+class _Static:
+    """A hashable value passed to the cached function as a static argument."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: Any) -> None:
+        self.v = v
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Static and type(self.v) is type(other.v) and (
+            self.v is other.v or self.v == other.v)
+
+    def __hash__(self) -> int:
+        return hash((type(self.v), self.v))
+
+
+class _EmptyCell:
+    pass
+
+
+def _dynamic(v: Any) -> bool:
+    return isinstance(v, (Tensor, jax.Array, np.ndarray, Tracer)) and not isinstance(
+        v, np.generic)
+
+
+def _split_fn(fn: Callable) -> tuple[Any, tuple, tuple]:
+    """(cache key, static part, dynamic part) of a body: a plain function's code, defaults,
+    closed-over values (Tensors and arrays dynamic, the rest static) and the Tensors it
+    names as globals (dynamic); any other callable as it is (what it holds is found by
+    ``jaxtensor.jit`` as closed-over storages)."""
+    if type(fn) is not types.FunctionType:
+        return ("fn", fn), (), ()
+    static: list = []
+    dynamic: list = []
+    for c in fn.__closure__ or ():
+        try:
+            v = c.cell_contents
+        except ValueError:
+            v = _EmptyCell
+        if _dynamic(v):
+            static.append(None)
+            dynamic.append(v)
+        else:
+            try:
+                hash(v)
+            except TypeError:
+                return ("fn", fn), (), ()
+            static.append(_Static(v))
+    g = fn.__globals__
+    names = tuple(n for n in fn.__code__.co_names if _dynamic(g.get(n)))
+    dynamic.extend(g[n] for n in names)
+    return ("code", fn.__code__, id(g), fn.__defaults__, names), tuple(static), tuple(dynamic)
+
+
+def _rebuild(fn: Callable, key: Any, static: tuple, dynamic: tuple) -> Callable:
+    """The body over the call's Tensors: its closure's and globals' Tensors are arguments
+    of the cached function (passed, not discovered, so their buffers can be donated)."""
+    if key[0] == "fn":
+        return fn
+    it = iter(dynamic)
+    cells = []
+    for s in static:
+        v = next(it) if s is None else s.v
+        cells.append(types.CellType() if v is _EmptyCell else types.CellType(v))
+    g = fn.__globals__
+    names = key[4]
+    if names:
+        g = dict(g)
+        g.update(zip(names, it))
+    return types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__,
+                              tuple(cells) if fn.__closure__ is not None else None)
+
+
+def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any, operands: tuple = ()) -> Any:
+    """Run a loop inside the cached ``jaxtensor.jit`` function of its bodies' code."""
+    parts = [_split_fn(f) for f in fns]
+    key = (kind, tuple(p[0] for p in parts), len(bounds), init is _NO)
+    jitted = _jitted.get(key)
+    if jitted is None:
+        originals = fns
+
+        def program(statics: _Static, dynamics: tuple, bounds: tuple, init: Any) -> Any:
+            made = [_rebuild(f, p[0], s, d) for f, p, s, d in
+                    zip(originals, parts, statics.v, dynamics)]
+            bs = tuple(b.v if type(b) is _Static else b for b in bounds)
+            t = _current.get()
+            if type(init) is _NoneInit:
+                init = _NO
+            if kind == "fori":
+                return _fori_traced(t, bs[0], bs[1], made[0], init)
+            return _while_traced(t, made[0], made[1], init)
+
+        jitted = _jitted[key] = _jit.jit(program)
+    statics = _Static(tuple(p[1] for p in parts))
+    dynamics = tuple(p[2] for p in parts)
+    if type(current_trace()) is not _EvalTrace:
+        # inside a JAX transformation: concrete bounds stay concrete (reverse-mode
+        # differentiation needs a loop of known length)
+        bounds = tuple(_Static(b) if type(b) is int else b for b in bounds)
+    out = jitted(statics, dynamics, bounds, _NoneInit() if init is _NO else init)
+    return None if init is _NO else out
+
+
+class _NoneInit:
+    """No init value (a static argument of the cached function)."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _NoneInit
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def _bound(b: Any, who: str) -> Any:
+    if isinstance(b, Tensor):
+        b = b._value()
+    if type(b) is int:
+        return b
+    if isinstance(b, (jax.Array, np.ndarray, np.generic, Tracer)):
+        if b.shape != () or np.dtype(b.dtype).kind not in "iu":
+            raise TypeError(f"fori_loop(): {who} must be an integer scalar, got shape "
+                            f"{tuple(b.shape)} and dtype {b.dtype}")
+        return b
+    if type(b) is bool or not hasattr(b, "__index__"):
+        raise TypeError(f"fori_loop(): {who} must be an integer, got {type(b).__name__}")
+    return int(b)
+
+
+# -- the public functions -----------------------------------------------------------------
+def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any = _NO) -> Any:
+    """Run ``body_fun(i)`` for ``i`` in ``range(lower, upper)`` as one compiled XLA loop;
+    the body may write any Tensor it can reach.
+
+    ``body_fun(i)`` gets ``i`` as a 0-D integer Tensor (usable as an index, in ``ds``, in
+    arithmetic) and returns nothing; its writes (to arguments, closed-over Tensors, views
+    of either, Tensors it makes) are seen after the loop by every alias, as if the Python
+    loop had run. JAX's form ``fori_loop(lower, upper, body_fun, init_val)`` with
+    ``body_fun(i, carry) -> carry`` works too (Tensors in the carry are passed by value)
+    and returns the final carry. Outside ``jaxtensor.jit`` the loop is compiled once per
+    body code and reused for new bounds, new closures and new Tensors of the same
+    structure; bounds out of order run zero iterations, as ``range``. See
+    ``docs/loops.md``.
+
+    Examples
+    --------
+    >>> import jaxtensor as jt
+    >>> x = jt.arange(5.0)
+    >>> def body(i):
+    ...     x[i] += x[i - 1]
+    >>> jt.fori_loop(1, 5, body)
+    >>> x
+    Tensor(shape=[5], dtype=float32, device=cpu,
+           [ 0.,  1.,  3.,  6., 10.])
+    >>> jt.fori_loop(0, 3, lambda i, c: c * 2, jt.asarray(1.0))
+    Tensor(shape=[], dtype=float32, device=cpu,
+           8.)
+    """
+    if not callable(body_fun):
+        raise TypeError(f"fori_loop(): body_fun must be callable, got {type(body_fun).__name__}")
+    lower, upper = _bound(lower, "lower"), _bound(upper, "upper")
+    t = _current.get()
+    if isinstance(t, jtr.Trace):
+        return _fori_traced(t, lower, upper, body_fun, init_val)
+    return _compiled("fori", (body_fun,), (lower, upper), init_val)
+
+
+def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any = _NO) -> Any:
+    """Run ``body_fun()`` while ``cond_fun()`` is true, as one compiled XLA loop; the body
+    may write any Tensor it can reach.
+
+    ``cond_fun()`` returns a 0-D boolean (a Tensor such as ``x[0] < 5``) computed from the
+    Tensors' current values, and must not write; ``body_fun()`` returns nothing. JAX's
+    form ``while_loop(cond_fun, body_fun, init_val)`` (``cond_fun(carry)``,
+    ``body_fun(carry) -> carry``; Tensors in the carry passed by value) returns the final
+    carry. See ``docs/loops.md``.
+
+    Examples
+    --------
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([1.0, 0.0])
+    >>> def body():
+    ...     x[0] *= 2
+    ...     x[1] += 1
+    >>> jt.while_loop(lambda: x[0] < 100, body)
+    >>> x
+    Tensor(shape=[2], dtype=float32, device=cpu,
+           [128.,   7.])
+    """
+    for name, f in (("cond_fun", cond_fun), ("body_fun", body_fun)):
+        if not callable(f):
+            raise TypeError(f"while_loop(): {name} must be callable, got {type(f).__name__}")
+    t = _current.get()
+    if isinstance(t, jtr.Trace):
+        return _while_traced(t, cond_fun, body_fun, init_val)
+    return _compiled("while", (cond_fun, body_fun), (), init_val)
+
+
+def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> Any:
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, where the
+    branches may write any Tensor they can reach.
+
+    With a concrete ``pred`` (a Python bool, an eager 0-D Tensor) the branch simply runs,
+    as ``if`` would. With a traced one (inside ``jaxtensor.jit``, a loop body) both
+    branches are traced into one ``lax.cond`` and the writes of the branch taken are
+    kept. Operands are passed as they are (a Tensor operand is the caller's Tensor, not a
+    copy); both branches must return the same structure (Tensors come back as new
+    Tensors). See ``docs/loops.md``.
+
+    Examples
+    --------
+    >>> import jaxtensor as jt
+    >>> x = jt.asarray([3.0, -2.0, 5.0])
+    >>> def clip_negatives(i):
+    ...     jt.cond(x[i] < 0, lambda: x.__setitem__(i, 0.0), lambda: None)
+    >>> jt.fori_loop(0, 3, clip_negatives)
+    >>> x
+    Tensor(shape=[3], dtype=float32, device=cpu,
+           [3., 0., 5.])
+    """
+    for name, f in (("true_fun", true_fun), ("false_fun", false_fun)):
+        if not callable(f):
+            raise TypeError(f"cond(): {name} must be callable, got {type(f).__name__}")
+    p = pred._value() if isinstance(pred, Tensor) else pred
+    if not isinstance(p, Tracer):
+        if np.shape(p) != ():
+            raise TypeError(f"cond(): pred must be a scalar, got shape {np.shape(p)}")
+        return true_fun(*operands) if bool(p) else false_fun(*operands)
+    p = _predicate(p, "cond(): pred")
+    t = _current.get()
+    if not isinstance(t, jtr.Trace):
+        raise TypeError(
+            "cond(): a traced pred outside jaxtensor.jit (under jax.jit, grad or vmap): wrap "
+            "the function in jaxtensor.jit")
+    return _cond_traced(t, p, true_fun, false_fun, operands)
