@@ -121,7 +121,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
     # iadd
     x = jt.zeros(big)
     inc = jax.jit(lambda a: a + 1.0, donate_argnums=0)
-    st = [jnp.zeros(big)]
+    st = [jnp.zeros(big, jnp.float32)]  # (x64 is on: say float32)
 
     def c_iadd() -> None:
         nonlocal x
@@ -152,7 +152,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
     sj = jax.jit(slices_jax, donate_argnums=0)
     at_starts = jnp.asarray(starts)
     y = jt.zeros(big)
-    st2 = [jnp.zeros(big)]
+    st2 = [jnp.zeros(big, jnp.float32)]
 
     def c_slices() -> None:
         slices(y)
@@ -172,7 +172,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
     z = jt.zeros(mid)
     at = jax.jit(lambda a, i: a.at[i].set(3.0), donate_argnums=0)
     wh = jax.jit(lambda a, m: jnp.where(m, 0.0, a), donate_argnums=0)
-    st3 = [jnp.zeros(mid)]
+    st3 = [jnp.zeros(mid, jnp.float32)]
 
     def c_fancy() -> None:
         z[idx] = 3.0
@@ -296,14 +296,16 @@ def main() -> None:
     import platform
 
     import _common
-    cmd = f"python benchmarks/bench_writes.py --compare {a.compare}"
+    rev = subprocess.run(["git", "-C", a.compare, "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True).stdout.strip() or "unknown"
+    cmd = "python benchmarks/bench_writes.py --compare <a checkout of the before commit>/src"
     block = "\n".join([
         "<!-- writes: begin (benchmarks/bench_writes.py) -->",
         "## Write costs: every write kind against hand-written JAX (issue 19)",
         "",
         "Each write beside its anchor in one process, one core, alternating rounds; a cell is "
         "the ratio of the best rounds and, in parentheses, the median of the ratios within "
-        "rounds. *Before* is the checkout given to `--compare` (the code before issue 19's "
+        f"rounds. *Before* is commit {rev} (given to `--compare`: the code before issue 19's "
         "work), *after* this tree; each ran in its own fresh subprocess. `second_process` is "
         "a small program's first calls in a second fresh process over the first's time, "
         "sharing one new compilation cache directory.",

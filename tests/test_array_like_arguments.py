@@ -194,6 +194,10 @@ NO_ARRAY = {
     "jit": "a function (tested below)", "grad": "a function (tested below)",
     "value_and_grad": "a function (tested below)", "vjp": "a function (tested below)",
     "jvp": "a function (tested below)", "vmap": "a function (tested below)",
+    "fori_loop": "bounds and a function (tests/test_loops.py)",
+    "while_loop": "functions (tests/test_loops.py)",
+    "cond": "a predicate and functions (tests/test_loops.py)",
+    "ds": "a start and a size (tests/test_ds.py)", "UnrolledLoopWarning": "a warning",
 }
 NO_ARRAY_FFT = {"fftfreq": "numbers", "rfftfreq": "numbers"}
 #: functions of a protocol, not of array-likes: from_dlpack takes DLPack objects only
