@@ -198,3 +198,29 @@ def test_selection_shaped_value_needs_the_count() -> None:
     with pytest.raises(ValueError):
         f(x, jt.asarray(m), jt.zeros((3, 4)))
     np.testing.assert_array_equal(np.asarray(x), want)
+
+
+@given(data=st.data())
+def test_index_tensors_written_through_again_and_changed_between(data: st.DataObject) -> None:
+    """What the host learned of an index Tensor (its bounds, whether its positions are
+    unique) serves later writes through the same Tensor; a write into the index Tensor, or
+    another Tensor reusing its memory, is seen. NumPy running the same steps is the oracle."""
+    n = 12
+    pool_np = [np.array(data.draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=8),
+                                  label=f"index {j}")) for j in range(3)]
+    pool = [jt.asarray(a) for a in pool_np]
+    x, want = jt.zeros(n), np.zeros(n, np.float32)
+    for step in range(8):
+        j = data.draw(st.integers(0, 2), label="which")
+        if data.draw(st.booleans(), label="rewrite the index"):
+            k = data.draw(st.integers(0, len(pool_np[j]) - 1), label="at")
+            v = data.draw(st.integers(-n, n - 1), label="to")
+            pool[j][k] = v
+            pool_np[j][k] = v
+        vals = np.arange(len(pool_np[j]), dtype=np.float32) + 10.0 * step
+        x[pool[j]] = jt.asarray(vals)
+        want[pool_np[j]] = vals
+        np.testing.assert_array_equal(np.asarray(x), want)
+    with pytest.raises(IndexError):
+        x[jt.asarray([0, n])] = 1.0  # bounds from a new array, not an earlier one's
+    np.testing.assert_array_equal(np.asarray(x), want)

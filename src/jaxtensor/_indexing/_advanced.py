@@ -9,12 +9,16 @@ Duplicate positions in a write: the last value in C order wins (``docs/decisions
 When the index arrays are known on the host (they were read there for the bounds check),
 the winners are chosen there with NumPy (:func:`host_dedupe`: usually a sort showing the
 positions are unique, so the scatter needs no deduplication at all); a traced or
-multi-process index is deduplicated on the device by a stable sort.
+multi-process index is deduplicated on the device by a stable sort. What the host learns
+of a ``jax.Array`` index (its bounds, whether its positions are unique) is kept per array
+object (:data:`_facts`; JAX arrays never change), so writing through the same index Tensor
+again reads nothing back and sorts nothing.
 """
 
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import _kernels, check_traced
+from .._core import _cache, _kernels, check_traced
 from . import _plan
 from ._plan import Int, IntArray, NewAxis, Plan, PyBool, Slice
 
@@ -33,19 +37,30 @@ _ArrayImpl = type(jnp.zeros(()))
 #: sent out of bounds on the host (dropped), or sorted out on the device
 UNIQUE, DROPPED, DEVICE = "unique", "dropped", "device"
 
+#: per ``jax.Array`` index (by ``id``, checked through a weak reference): ``[ref, lo, hi,
+#: unique]``, its smallest and largest entries and whether its positions are unique (None
+#: until a write asks)
+_facts = _cache.cache("index array facts", 256)
+
+
+def _facts_of(a: Any) -> list | None:
+    f = _facts.get(id(a))
+    return f if f is not None and f[0]() is a else None
+
 
 class Advanced:
     """An advanced plan resolved for one call: the static structure of the jnp index
     (``struct``), its dynamic arrays (``dyn``), the indexed shape with Python-bool axes
     inserted (``in_shape``) and the result's shape (None: a traced mask)."""
 
-    __slots__ = ("struct", "dyn", "in_shape", "shape", "host")
+    __slots__ = ("struct", "dyn", "in_shape", "shape", "host", "facts")
 
     def __init__(self, struct: tuple, dyn: list[Any], in_shape: tuple[int, ...],
-                 shape: tuple[int, ...] | None, host: dict[int, np.ndarray] | None = None
-                 ) -> None:
+                 shape: tuple[int, ...] | None, host: dict[int, np.ndarray] | None = None,
+                 facts: dict[int, list] | None = None) -> None:
         self.struct, self.dyn, self.in_shape, self.shape = struct, dyn, in_shape, shape
         self.host = host  # host copies of index arrays of ``dyn``, by position
+        self.facts = facts  # the :data:`_facts` entries of device index arrays, by position
 
 
 def bounds_error(i: int, axis: int, n: int) -> IndexError:
@@ -159,23 +174,28 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
     # NumPy checks array bounds only when something is selected, except a 0-D array's (it
     # is checked like the integer it holds)
     host: dict[int, np.ndarray] = {}
+    facts: dict[int, list] = {}
     for a, axis, n, pos in arrays:
         if bsize or not a.ndim:
             if isinstance(a, Tracer):
                 check_traced(a, n, axis)
                 continue
-            if spans_processes(a):  # (no process holds it whole: reduced on device)
-                if not a.size:
-                    continue
+            if not a.size:
+                continue
+            f = _facts_of(a) if type(a) is _ArrayImpl else None
+            if f is not None:
+                lo, hi = f[1], f[2]
+                facts[pos] = f
+            elif spans_processes(a):  # (no process holds it whole: reduced on device)
                 lo, hi = int(jnp.min(a)), int(jnp.max(a))
             else:
                 a_np = host[pos] = np.asarray(a)
-                if not a_np.size:
-                    continue
                 lo, hi = int(a_np.min()), int(a_np.max())
+                if type(a) is _ArrayImpl:
+                    f = facts[pos] = _facts[id(a)] = [weakref.ref(a), lo, hi, None]
             if lo < -n or hi >= n:
                 raise bounds_error(hi if hi >= n else lo, axis, n)
-    return Advanced(tuple(struct), dyn, in_shape, out, host=host)
+    return Advanced(tuple(struct), dyn, in_shape, out, host=host, facts=facts)
 
 
 def _broadcast_size(arrays: list, plan: Plan) -> int:
@@ -207,14 +227,29 @@ def host_dedupe(adv: Advanced) -> tuple[list[Any], str]:
             entries.append((d, adv.in_shape[s[1]]))
             d += 1
     host = adv.host or {}
+    facts = adv.facts or {}
+    known = facts.get(entries[0][0]) if len(entries) == 1 else None
+    if known is not None and known[3]:
+        return dyn, UNIQUE  # (this index array was found unique before)
     vals = []
     for pos, _ in entries:
         v = host.get(pos)
         if v is None:
             v = dyn[pos]
-            if type(v) is not int and not isinstance(v, np.ndarray):
+            if pos in facts:  # (a device array whose bounds were known: read it now)
+                v = np.asarray(v)
+            elif type(v) is not int and not isinstance(v, np.ndarray):
                 return dyn, DEVICE  # (traced, or a device array never read on the host)
         vals.append(np.asarray(v))
+    dyn, how = _decide(dyn, vals, entries)
+    if known is not None:
+        known[3] = how == UNIQUE
+    return dyn, how
+
+
+def _decide(dyn: list[Any], vals: list[np.ndarray], entries: list[tuple[int, int]]
+            ) -> tuple[list[Any], str]:
+    """:func:`host_dedupe`'s decision on the host copies ``vals`` of the index arrays."""
     arrays = np.broadcast_arrays(*vals)
     k = arrays[0].size
     if k <= 1:
