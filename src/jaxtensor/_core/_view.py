@@ -531,10 +531,20 @@ def compose_axes(view: View | None, shape: tuple[int, ...], out_order: list[int]
         zero = None if view is None else View(view.steps, (0,) * len(view.starts), view.comp)
         made = _compose_axes(zero, shape, out_order)
         hit = _axes_memo[k] = (made.steps, made.comp, len(made.starts) - len(
-            () if view is None else view.starts), made.shape, made.key, made.memo())
-    old = () if view is None else view.starts
+            () if view is None else view.starts), made.shape, made.key, made.memo(),
+            None if view is None else False)
+    if view is None:  # (of a base: every such view is the same value, so one object serves)
+        shared = hit[6]
+        if shared is None:
+            shared = _new_view(View)
+            (shared.steps, shared.comp, extra, shared.shape, shared.key, shared.fast) = hit[:6]
+            shared.starts = (0,) * extra
+            shared.dyn_cache = shared.origin = None
+            _axes_memo[k] = hit[:6] + (shared,)
+        return shared
+    old = view.starts
     v = _new_view(View)
-    (v.steps, v.comp, extra, v.shape, v.key, v.fast) = hit
+    (v.steps, v.comp, extra, v.shape, v.key, v.fast) = hit[:6]
     v.starts = old + (0,) * extra if extra else old
     v.dyn_cache = v.origin = None
     return v
