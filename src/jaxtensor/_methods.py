@@ -497,8 +497,6 @@ METHODS: dict[str, Any] = {
     "to_device": _to_device,
     "__array_namespace__": array_namespace_method,
     "__contains__": contains,
-    # NumPy's attributes a Tensor lacks (x.copy(), x.fill(v)): the message says what to write
-    "__getattr__": _numpy_names.tensor_getattr,
     "__copy__": copy_method,
     "__deepcopy__": deepcopy_method,
     "__reduce__": reduce_method,
@@ -557,6 +555,10 @@ def _bind() -> None:
         if getattr(fn, "__name__", "").endswith("_method"):  # a method form: named as bound
             fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
         setattr(Tensor, name, fn)
+    # NumPy's attributes a Tensor lacks (x.copy(), x.fill(v)): reading one says what to write
+    for name in _numpy_names.TENSOR:
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, _numpy_names.Absent(name))
 
 
 _bind()

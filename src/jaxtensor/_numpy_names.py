@@ -152,6 +152,15 @@ def missing(owner: str, who: str, table: dict[str, str], name: str,
     return AttributeError(f"{who} has no {name}; use {hint}", name=name, obj=obj)
 
 
-def tensor_getattr(self: object, name: str) -> NoReturn:
-    """``Tensor.__getattr__``: runs only for a name the class does not have."""
-    raise missing("'Tensor' object", "a Tensor", TENSOR, name, self)
+class Absent(property):
+    """NumPy's attribute ``name``, which a Tensor does not have: reading it raises the
+    ``AttributeError`` naming the spelling to use (so ``hasattr(x, name)`` is False). One
+    property per name of :data:`TENSOR`, not a ``Tensor.__getattr__``: CPython specialises
+    attribute reads only for classes without ``__getattr__``, so one would slow every
+    attribute read of every Tensor (a view's creation by 60%)."""
+
+    def __init__(self, name: str) -> None:
+        def absent(obj: object) -> NoReturn:
+            raise missing("'Tensor' object", "a Tensor", TENSOR, name, obj)
+
+        super().__init__(absent, doc=f"Not a Tensor attribute: use {TENSOR[name]}.")

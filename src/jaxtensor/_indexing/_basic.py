@@ -167,7 +167,8 @@ def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
     if view is None:
         tpl = _base_templates.get((shape, sig))
     else:
-        tpl = view.memo().get(sig)
+        memo = view.fast  # (the structure's memo, once made: View.memo without the call)
+        tpl = (memo if memo is not None else view.memo()).get(sig)
     if tpl is None:
         tpl = template(view, shape, sig, _plan.plan(shape, sig))
     return tpl
