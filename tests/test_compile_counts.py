@@ -20,11 +20,8 @@ _EVENT = "/jax/core/compile/backend_compile_duration"
 ALLOWED = 2  # one-off helpers (a kept device constant of a new shape)
 
 
-def compiles(f: Callable[[int], object], n: int = 100) -> int:
-    """Backend compilations made by ``f(i)`` for ``i`` in ``2 .. n + 1`` (after ``f(0)``,
-    ``f(1)``)."""
-    f(0)
-    f(1)
+def count_compiles(run: Callable[[], object]) -> int:
+    """Backend compilations made by ``run()`` (``jax.monitoring``)."""
     count = 0
 
     def listener(event: str, duration: float, **kwargs: object) -> None:
@@ -34,11 +31,18 @@ def compiles(f: Callable[[int], object], n: int = 100) -> int:
 
     jax.monitoring.register_event_duration_secs_listener(listener)
     try:
-        for i in range(2, n + 2):
-            f(i)
+        run()
     finally:
         jax.monitoring.unregister_event_duration_listener(listener)
     return count
+
+
+def compiles(f: Callable[[int], object], n: int = 100) -> int:
+    """Backend compilations made by ``f(i)`` for ``i`` in ``2 .. n + 1`` (after ``f(0)``,
+    ``f(1)``)."""
+    f(0)
+    f(1)
+    return count_compiles(lambda: [f(i) for i in range(2, n + 2)])
 
 
 def _cases() -> dict[str, Callable[[], Callable[[int], object]]]:

@@ -5,7 +5,6 @@ checks in bodies; gradients; nesting; under ``jax.jit``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -15,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from test_compile_counts import count_compiles
 
 N = 8
-_EVENT = "/jax/core/compile/backend_compile_duration"
 
 
 def _np(x: jt.Tensor) -> np.ndarray:
@@ -135,22 +134,6 @@ def monkeypatch_module():
     mp.undo()
 
 
-def _count_compiles(f: Callable[[], object]) -> int:
-    count = 0
-
-    def listener(event: str, duration: float, **kwargs: object) -> None:
-        nonlocal count
-        if event == _EVENT:
-            count += 1
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
-    try:
-        f()
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
-    return count
-
-
 def _recurrence(x):
     def step(i):
         x[i] = x[i - 1] * 0.5 + x[i]
@@ -160,7 +143,7 @@ def _recurrence(x):
 def test_trip_count_compiles_nothing_new():
     x = jt.ones(2000)
     jt.fori_loop(1, 10, _recurrence(x))  # compiles the loop once
-    n = _count_compiles(lambda: [jt.fori_loop(1, hi, _recurrence(jt.ones(2000)))
+    n = count_compiles(lambda: [jt.fori_loop(1, hi, _recurrence(jt.ones(2000)))
                                  for hi in (100, 1999, 2000, 5)])
     assert n == 0
     # and the program does not grow with the trip count (numbers aside: ids differ)
@@ -178,7 +161,7 @@ def test_new_closure_over_other_tensors_reuses_the_loop():
     run(jt.zeros(4), jt.ones(4))
     run(jt.zeros(4), jt.ones(4))
     z, w = jt.zeros(4), jt.arange(4.0)
-    assert _count_compiles(lambda: run(z, w)) == 0
+    assert count_compiles(lambda: run(z, w)) == 0
     np.testing.assert_array_equal(_np(z), np.arange(4.0) * 2)
 
 
