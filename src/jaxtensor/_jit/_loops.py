@@ -182,12 +182,7 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
                     body(_index(i))
                     return user
                 out = body(_index(i), _from_arrays(list(user), c_tree, c_is_t))
-                arrays, tree, _ = _to_arrays(out)
-                if tree != c_tree:
-                    raise TypeError(
-                        "fori_loop(): body_fun must return a carry of the structure of "
-                        f"init_val ({c_tree}); it returned {tree}")
-                return arrays
+                return _carry_arrays("fori_loop", out, c_tree)
 
             new, res, m, codes = carry.run(list(vals), call, codes)
             met.extend(m)
@@ -199,6 +194,16 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
                 codes), met
 
     return _carried(t, build)
+
+
+def _carry_arrays(fname: str, out: Any, c_tree: Any) -> list:
+    """The arrays of the carry ``out`` a body returned, which must have ``init_val``'s
+    structure ``c_tree``."""
+    arrays, tree, _ = _to_arrays(out)
+    if tree != c_tree:
+        raise TypeError(f"{fname}(): body_fun must return a carry of the structure of "
+                        f"init_val ({c_tree}); it returned {tree}")
+    return arrays
 
 
 def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: Any) -> Any:
@@ -235,12 +240,8 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
                 if not has_init:
                     body_fun()
                     return user
-                arrays, tree, _ = _to_arrays(body_fun(_from_arrays(list(user), c_tree, c_is_t)))
-                if tree != c_tree:
-                    raise TypeError(
-                        "while_loop(): body_fun must return a carry of the structure of "
-                        f"init_val ({c_tree}); it returned {tree}")
-                return arrays
+                out = body_fun(_from_arrays(list(user), c_tree, c_is_t))
+                return _carry_arrays("while_loop", out, c_tree)
 
             new, res, m, codes = carry.run(list(vals), call, codes)
             met.extend(m)
