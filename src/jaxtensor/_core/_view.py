@@ -450,8 +450,10 @@ def chain_backward(
 
 def _reshapes(steps: tuple[Step, ...]) -> bool:
     """Whether a write through ``steps`` reshapes the base (a reshape view, or a strided
-    axis written as a column of ``(n // k, k)``)."""
-    return any(type(st) is ReshapeStep or any(k != 1 for k in st.steps) for st in steps)
+    axis written as a column of ``(n // k, k)``, which ``AxisStep._reshapable`` decides)."""
+    return any(type(st) is ReshapeStep or (
+        any(k != 1 for k in st.steps) and st._reshapable([abs(k) for k in st.steps]))
+        for st in steps)
 
 
 # -- building views -------------------------------------------------------------------
