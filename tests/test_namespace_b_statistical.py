@@ -91,6 +91,37 @@ def test_methods():
     assert (x > 2).any().item() and not (x > 2).all().item()
 
 
+# Pure-imaginary values are the case jnp.all/jnp.any get wrong (they read the real part):
+# the elements mix zeros, real and imaginary units and NaN parts.
+_parts = st.sampled_from([0.0, 1.0, -0.0, float("nan")])
+
+
+@given(shape=small, data=st.data())
+def test_all_any_astype_bool_every_dtype(shape, data):
+    dtype = data.draw(xps.scalar_dtypes(), label="dtype")
+    n = math.prod(shape)
+    if dtype in (jt.complex64, jt.complex128):
+        re = data.draw(st.lists(_parts, min_size=n, max_size=n), label="re")
+        im = data.draw(st.lists(_parts, min_size=n, max_size=n), label="im")
+        a = (np.asarray(re) + 1j * np.asarray(im)).reshape(shape).astype(str(dtype))
+    else:
+        a = data.draw(xps.arrays(dtype, shape), label="x")
+        a = np.asarray(a.numpy() if hasattr(a, "numpy") else a)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1), label="axis")
+    keep = data.draw(st.booleans(), label="keepdims")
+    x = jt.asarray(a)
+    for f, ref in ((jt.all, np.all), (jt.any, np.any)):
+        got = f(x, axis=axis, keepdims=keep)
+        assert got.dtype == jt.bool
+        np.testing.assert_array_equal(got.numpy(), ref(a, axis=axis, keepdims=keep))
+    np.testing.assert_array_equal(jt.astype(x, jt.bool).numpy(), a.astype(bool))
+
+
+def test_astype_complex_to_real_still_raises():
+    with pytest.raises(TypeError, match="imaginary"):
+        jt.astype(jt.asarray([1j]), jt.float64)
+
+
 def test_all_any_diff():
     a = np.array([[1, 0, 3], [2, 2, 0]])
     assert jt.all(T(a), axis=0).tolist() == np.all(a, axis=0).tolist()

@@ -24,9 +24,9 @@ __all__ = [
 def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Tensor:
     """Cast ``x`` to ``dtype``, ignoring promotion rules.
 
-    ``copy=False`` returns ``x`` itself when nothing changes. Complex to real raises
-    ``TypeError`` (take ``real``/``imag`` first); ``True`` casts to 1 and non-zero casts to
-    ``True``.
+    ``copy=False`` returns ``x`` itself when nothing changes. Complex to a real dtype raises
+    ``TypeError`` (take ``real``/``imag`` first); complex to ``bool`` is ``x != 0`` (both
+    parts count); ``True`` casts to 1 and non-zero casts to ``True``.
 
     >>> import jaxtensor as jt
     >>> jt.astype(jt.asarray([1.7, -1.7]), jt.int32)
@@ -36,7 +36,7 @@ def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any 
     x = _args.tensor(x, "x", "astype")
     dt = _dtypes.as_dtype(dtype)
     src = x.dtype
-    if src.kind == "c" and dt.kind != "c":
+    if src.kind == "c" and dt.kind not in "cb":
         raise TypeError(
             f"astype() from {src} to {dt} would drop the imaginary part; cast "
             "jaxtensor.real(x) or jaxtensor.imag(x) instead"
@@ -47,6 +47,8 @@ def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any 
     v = x._value()
     if dt == src:
         out = _kernels.call(("copy",), lambda: _copy, v)
+    elif src.kind == "c" and dt.kind == "b":
+        out = _kernels.call(("nonzero_mask",), lambda: _nonzero, v)
     else:
         out = _kernels.call(("astype", dt), lambda: lambda a: a.astype(dt), v)
     if not same_device:
@@ -56,6 +58,10 @@ def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any 
 
 def _copy(a: Any) -> Any:
     return a.copy()
+
+
+def _nonzero(a: Any) -> Any:
+    return a != 0
 
 
 def _dtype_of(obj: Any, fname: str, *, metadata: builtins.bool = False) -> np.dtype:

@@ -47,10 +47,14 @@ def _logical(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor
     axes = _args.normalize_axes(axis, v.ndim)
     keep = bool(keepdims)
 
+    complex_input = jnp.issubdtype(v.dtype, jnp.complexfloating)
+
     def build() -> Any:
+        if complex_input:  # jnp.all/any look at the real part of a complex value only
+            return lambda a: fn(a != 0, axis=axes, keepdims=keep)
         return lambda a: fn(a, axis=axes, keepdims=keep)
 
-    return _args.wrap(_kernels.call((name, axes, keep), build, v), x)
+    return _args.wrap(_kernels.call((name, axes, keep, complex_input), build, v), x)
 
 
 def all(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
