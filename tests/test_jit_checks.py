@@ -242,3 +242,50 @@ def test_check_in_loop_retraces_from_scratch() -> None:
     assert seen == [1]
     fill(x, jax.numpy.array([1, 2, 3]))
     assert seen == [1, 1] and x.tolist() == [6.0, 1.0, 2.0, 3.0, 4.0]
+
+
+# -- gated writes over the class of basic views ---------------------------------------------
+# Every write made after a traced bounds check is gated by it; the gate is applied in the
+# base's region (``AxisStep.backward``) for views whose first step selects axes, and in the
+# view's shape otherwise. A program of three writes through one random basic view, with a
+# passing or failing check between them, must leave what eager NumPy leaves at the error.
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from indexing_strategies import indices, shapes  # noqa: E402
+
+
+def _program(x, c, i, j, key, reshaped):
+    v = x.reshape(-1) if reshaped else x
+    c[i] = 1.0  # check 1 (traced i)
+    v[key] = v[key] * 2.0 + 1.0
+    c[j] = 2.0  # check 2 (traced j)
+    v[key] = v[key] - 3.0
+
+
+@settings(max_examples=40)
+@given(shape=shapes(max_dims=3, min_dims=1), data=st.data())
+def test_gated_writes_through_any_basic_view_leave_eager_state(shape, data) -> None:
+    reshaped = data.draw(st.booleans(), label="reshape view")
+    vshape = (int(np.prod(shape)),) if reshaped else shape
+    index = data.draw(indices(vshape, basic_only=True), label="key")
+    key, nkey = index.jt_index, index.np_index
+    i = data.draw(st.sampled_from([0, 3, 4, -5]), label="i")
+    j = data.draw(st.sampled_from([1, -4, 4, 7]), label="j")
+    base = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    want_x, want_c = base.copy(), np.zeros(4, np.float32)
+    want_err = None
+    try:
+        _program(want_x, want_c, i, j, nkey, reshaped)
+    except IndexError as e:
+        want_err = e
+    x, c = jt.asarray(base), jt.zeros(4)
+    f = jt.jit(lambda x, c, i, j: _program(x, c, i, j, key, reshaped))
+    if want_err is None:
+        f(x, c, jax.numpy.asarray(i), jax.numpy.asarray(j))
+    else:
+        with pytest.raises(IndexError):
+            f(x, c, jax.numpy.asarray(i), jax.numpy.asarray(j))
+    np.testing.assert_array_equal(x.numpy(), want_x)
+    np.testing.assert_array_equal(c.numpy(), want_c)

@@ -112,6 +112,8 @@ def view_writer(steps: tuple, comp: str | None, shape: tuple[int, ...]) -> Calla
 
     def gated(ok: Any, base: Any, dyn: Any, v: Any) -> Any:
         v = _fit(v, _view_dtype(base, comp), shape)
+        if steps and type(steps[0]) is _view.AxisStep:  # (the select fuses into the write)
+            return _view.chain_backward(steps, comp, base, dyn, v, ok)
         old = _view.chain_forward(steps, comp, base, dyn, True)
         return write(base, dyn, jnp.where(ok, v, old))
 

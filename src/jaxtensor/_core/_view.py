@@ -122,7 +122,11 @@ class AxisStep(NamedTuple):
             w = w.reshape(out_shape)
         return w
 
-    def backward(self, t: Any, v: Any, starts: Any) -> Any:
+    def backward(self, t: Any, v: Any, starts: Any, ok: Any = None) -> Any:
+        """``t`` with the view's elements replaced by ``v``; with ``ok`` (a traced bool)
+        only if it holds: the region's old elements are selected back where it does not
+        (in the region's own shape: a select between reshapes of the region read would
+        keep XLA:CPU from fusing the read into the in-place update)."""
         if math.prod(self.out_shape) == 0:
             return t
         order = [e for e in self.out if e >= 0]
@@ -138,9 +142,15 @@ class AxisStep(NamedTuple):
         strides = [abs(k) for k in self.steps]
         if any(k != 1 for k in strides):
             if self._reshapable(strides):
+                if ok is not None:
+                    v = jnp.where(ok, v, _take_reshaped(t, lows, strides, self.sizes))
                 return _put_reshaped(t, v, lows, strides)
             w = t if whole else lax.dynamic_slice(t, lows, lens)
             v = _put_strided(w, v, strides, 0)
+            if ok is not None:
+                v = jnp.where(ok, v, w)
+        elif ok is not None:
+            v = jnp.where(ok, v, t if whole else lax.dynamic_slice(t, lows, lens))
         if whole:
             return v
         return lax.dynamic_update_slice(t, v, lows)
@@ -422,9 +432,10 @@ def chain_forward(steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any
 
 
 def chain_backward(
-    steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any, v: Any
+    steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any, v: Any, ok: Any = None
 ) -> Any:
-    """The new base after the view's value is replaced by ``v``."""
+    """The new base after the view's value is replaced by ``v``; with ``ok`` (a traced
+    bool, the first step an :class:`AxisStep`) only if ``ok`` holds."""
     dyn = _opaque(dyn)
     ts, starts, t, off = [], [], base, 0
     for st in steps:
@@ -438,8 +449,12 @@ def chain_backward(
         v = lax.complex(v.astype(jnp.real(t).dtype), jnp.imag(t))
     elif comp == "imag":
         v = lax.complex(jnp.real(t), v.astype(jnp.imag(t).dtype))
-    for st, t_in, s in zip(reversed(steps), reversed(ts), reversed(starts)):
+    for st, t_in, s in zip(reversed(steps[1:]), reversed(ts[1:]), reversed(starts[1:])):
         v = st.backward(t_in, v, s)
+    if steps:
+        first = steps[0]
+        v = (first.backward(base, v, starts[0]) if ok is None
+             else first.backward(base, v, starts[0], ok))  # type: ignore[call-arg]
     if isinstance(v, Tracer) and _reshapes(steps):
         # XLA:CPU may fuse a later read of this value with a later in-place write into it
         # and overwrite what it still reads (docs/decisions.md, "Compiled writes"): the
