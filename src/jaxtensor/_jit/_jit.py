@@ -599,6 +599,8 @@ class Jitted:
         (``_Retrace``): the call is traced again under checkify. The closed-over storages
         the trace met are left on the plan (``plan.discovered``)."""
         call = CALL.get()
+        if spec[8] == jtr.OWN:
+            return self._body_hoisted(spec, plan, call, inputs)
         if spec[8] != jtr.CHECKIFY:
             out, trace = self._run(spec, call, inputs, spec[8])
             plan.discovered = jtr.weak(trace.discovered)
@@ -614,6 +616,51 @@ class Jitted:
             return out
 
         return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
+
+    def _body_hoisted(self, spec: tuple, plan: Plan, call: Any, inputs: tuple) -> Any:
+        """The traced function with bounds checks (``OWN`` mode), its checks hoisted.
+
+        The user's function is traced once, as a function of the number of the first
+        failing check (``code``, see ``Trace.code``), and the traced program is applied
+        twice: with ``code = 0`` (every write made), which gives the true first failure,
+        since every check up to it sees what eager code sees; then with that code, whose
+        writes are the call's. Where the checks do not read what a gated write wrote, XLA
+        keeps of the first application only the checks, which the second shares: each
+        write is gated by one comparison (a chain of every earlier check, fused into
+        every write, made 32 checked writes cost 3.7x unchecked ones). Where they do (a
+        check after a write it depends on, a loop that checks after an earlier check),
+        the function is traced again with each write gated by the checks before it."""
+        traces: list[jtr.Trace] = []
+
+        def inner(*ins: Any) -> dict:
+            out, trace = self._run(spec, call, ins[:-1], jtr.OWN, ins[-1])
+            traces.append(trace)
+            return out
+
+        if _DebugInfo is not None:
+            inner.__fun_debug_info__ = _DebugInfo(  # type: ignore[attr-defined]
+                "jaxtensor.jit", _source_info(self._fn),
+                self._input_names(spec) + ("the number of a failed check",),
+                _initial_result_paths)
+        fn = jax.jit(inner)
+        zero = jnp.zeros((), jtr.IDX)
+        traced = fn.trace(*inputs, zero)
+        trace = traces[-1]
+        plan.discovered = jtr.weak(trace.discovered)
+        if trace.missed:
+            raise _Retrace
+        self._warn_unrolled(trace)
+        if not trace.items:
+            return fn(*inputs, zero)
+        if jtr.reads_gated_writes(traced.jaxpr.jaxpr):
+            out, _ = self._run(spec, call, inputs, jtr.OWN)
+            return out
+        ((_, first),) = fn(*inputs, zero).items()
+        # (a sort, which XLA never fuses into its users: otherwise XLA:CPU computes every
+        # check again inside every gated write)
+        code = jnp.sort(jnp.stack([first[-1][0]] * 2))[0]
+        ((aux, outs),) = fn(*inputs, code).items()
+        return {aux: outs[:-1] + (first[-1],)}
 
     def _warn_unrolled(self, trace: jtr.Trace) -> None:
         """Warn (once per function) when the trace holds as many writes as a Python loop
@@ -633,8 +680,8 @@ class Jitted:
             # (where the user's function is: the frames between are JAX's and ours)
             code.co_filename if code else "jaxtensor", code.co_firstlineno if code else 0)
 
-    def _run(self, spec: tuple, call: Any, inputs: tuple, mode: str | None
-             ) -> tuple[dict, jtr.Trace]:
+    def _run(self, spec: tuple, call: Any, inputs: tuple, mode: str | None,
+             code: Any = None) -> tuple[dict, jtr.Trace]:
         (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
         if type(call) is list:  # a plain call
             storages, outer, parent = call, _eval_trace, None
@@ -646,7 +693,7 @@ class Jitted:
         starts = None if starts_pos is None else inputs[starts_pos]
         if type(check) is tuple:  # nested in a checked jaxtensor.jit: its checks apply
             mode = jtr.INHERIT
-        trace = jtr.Trace(storages, arrays, outer, parent, mode)
+        trace = jtr.Trace(storages, arrays, outer, parent, mode, code)
         tok = _current.set(trace)
         try:
             args, kwargs, rebuilt = jpt.arguments(spec, storages, others, starts)

@@ -27,7 +27,7 @@ import numpy as np
 from jax import lax
 from jax.core import ShapedArray
 from jax.experimental import checkify
-from jax.extend.core import Primitive
+from jax.extend.core import Literal, Primitive
 
 from .._core import IDX as _IDX
 from .._core import JitTrace, Storage, TracerLeakError, current_trace
@@ -83,10 +83,10 @@ class Trace(JitTrace):
     """
 
     __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
-                 "missed", "items", "msgs", "ok", "body", "n_writes", "loop")
+                 "missed", "items", "msgs", "ok", "body", "n_writes", "loop", "code")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
-                 parent: JitTrace | None, mode: str | None) -> None:
+                 parent: JitTrace | None, mode: str | None, code: Any = None) -> None:
         self.values: dict[Storage, Any] = dict(zip(storages, arrays))
         self.initial = dict(self.values)
         self.outer = outer  # the JAX trace the jaxtensor.jit call was made under
@@ -107,6 +107,11 @@ class Trace(JitTrace):
         self.n_writes = 0  # writes traced at the top level (a Python loop unrolls into many)
         # OWN mode: the checks of the jaxtensor control-flow body being traced
         self.loop: BodyChecks | None = None
+        # OWN mode, hoisted gates: the number of the call's first failing check (0: none),
+        # an input of the trace computed before it (see ``Jitted._body_hoisted``); a write
+        # after ``m`` checks is then gated by ``code == 0 | code > m``, not by a chain of
+        # every check before it
+        self.code = code
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -292,7 +297,11 @@ class Trace(JitTrace):
         if self.mode == CHECKIFY:
             self.ok = True  # (a check was made: later writes read the error state)
         elif current_trace() is self.jax_trace:
-            self.ok = ok if self.ok is None else self.ok & ok
+            code = self.code
+            if code is not None:
+                self.ok = (code == 0) | (code > len(self.items))
+            else:
+                self.ok = ok if self.ok is None else self.ok & ok
 
     def _record(self, i: Any, n: int, axis: int, fname: str | None) -> None:
         i = jnp.asarray(i)
@@ -458,6 +467,20 @@ def _value_error(msg: tuple, v: Any) -> Exception:
 def _value_message(msg: tuple) -> str:
     """The checkify form of a value check's message (``{}``: the value)."""
     return str(_value_error(msg, "{}"))
+
+
+IDX = _IDX
+
+
+def reads_gated_writes(jaxpr: Any) -> bool:
+    """Whether the last output of ``jaxpr`` (the folded checks of a trace with hoisted
+    gates) depends on its last input (the failed check's number, which gates the writes):
+    a walk back from that output over the equations, each needing all its inputs."""
+    needed = {jaxpr.outvars[-1]}
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in needed for v in eqn.outvars):
+            needed.update(v for v in eqn.invars if not isinstance(v, Literal))
+    return jaxpr.invars[-1] in needed
 
 
 def check_error(checks: tuple, chk: Any) -> Exception | None:
