@@ -17,17 +17,24 @@ Measures (the issue's targets):
 
 * ``first call``: the first eager ``jt.fori_loop`` call (trace, compile and run) of a body
   never seen before, at ``BIG`` iterations over at 100 iterations (target ≤ 3x: trace and
-  compile must not depend on the trip count, so the difference is run time);
+  compile must not depend on the trip count, so the difference is run time), with the
+  trace and compile time at each (the first call less a later call at the same count);
 * ``steady state``: later calls at ``STEADY`` iterations over ``jax.jit`` of
   ``lax.fori_loop`` with ``.at[i].set``, its buffer donated (target ≤ 1.2x);
 * ``vs NumPy``: NumPy's Python loop over the same recurrence at ``NUMPY`` iterations over
-  the eager ``jt.fori_loop`` (target ≥ 10x).
+  the eager ``jt.fori_loop`` (target ≥ 10x);
+* ``grad compile``: the first call of ``jt.grad(jt.jit(f))`` with ``f`` the recurrence
+  unrolled into ``GRAD_N`` statements (a Python loop) and a sum of squares, over the first
+  call of ``jax.jit(jax.grad(f_pure))`` (``.at[i].set``), each in a fresh process with no
+  compilation cache (target ≤ 1.5x).
 """
 
 from __future__ import annotations
 
 import argparse  # noqa: E402
+import os  # noqa: E402
 import platform  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
@@ -59,14 +66,55 @@ def fresh_body() -> Callable:
     return ns["make"]
 
 
-def first_call(n: int) -> float:
-    """Seconds of the first call at ``n`` iterations (trace, compile, run)."""
+def first_call(n: int) -> tuple[float, float]:
+    """Seconds of the first call at ``n`` iterations (trace, compile, run), and of the best
+    of three later calls at ``n`` (run only): their difference is the trace and compile."""
     make = fresh_body()
     x = jt.ones(n + 1)
-    t0 = time.perf_counter()
-    jt.fori_loop(1, n + 1, make(x))
-    x._storage.array.block_until_ready()
-    return time.perf_counter() - t0
+    times = []
+    for _ in range(4):
+        t0 = time.perf_counter()
+        jt.fori_loop(1, n + 1, make(x))
+        x._storage.array.block_until_ready()
+        times.append(time.perf_counter() - t0)
+    return times[0], min(times[1:])
+
+
+_GRAD_PROGRAM = """
+import sys, time, warnings
+import jax, jax.numpy as jnp
+import jaxtensor as jt
+warnings.simplefilter("ignore")  # (the unrolled-loop warning)
+n, which = int(sys.argv[1]), sys.argv[2]
+def f_jt(x):
+    for i in range(1, n):
+        x[i] = x[i - 1] * 0.5 + x[i]
+    return jt.sum(x * x)
+def f_pure(x):
+    for i in range(1, n):
+        x = x.at[i].set(x[i - 1] * 0.5 + x[i])
+    return jnp.sum(x * x)
+x0 = jnp.linspace(0.0, 1.0, n + 1, dtype=jnp.float32)
+t0 = time.perf_counter()
+if which == "jax":
+    jax.jit(jax.grad(f_pure))(x0).block_until_ready()
+else:
+    jnp.asarray(jt.grad(jt.jit(f_jt))(jt.asarray(x0))).block_until_ready()
+print(time.perf_counter() - t0)
+"""
+
+
+def grad_compile(n: int) -> tuple[float, float]:
+    """Seconds of the first call of ``jt.grad(jt.jit(f))`` and of ``jax.jit(jax.grad(f))``
+    on the recurrence unrolled ``n`` times, each in a fresh process without a compilation
+    cache."""
+    env = dict(os.environ, JAXTENSOR_COMPILATION_CACHE="0", JAX_ENABLE_COMPILATION_CACHE="0")
+    out = []
+    for which in ("jt", "jax"):
+        res = subprocess.run([sys.executable, "-c", _GRAD_PROGRAM, str(n), which], env=env,
+                             check=True, capture_output=True, text=True)
+        out.append(float(res.stdout.split()[-1]))
+    return out[0], out[1]
 
 
 def numpy_loop(x: np.ndarray, n: int) -> None:
@@ -137,21 +185,28 @@ def bench(quick: bool) -> dict:
     steady_n = 10**4 if quick else 10**5
     numpy_n = 10**3 if quick else 10**4
     rounds = 3 if quick else 21
-    small_first = first_call(100)
-    big_first = first_call(big)
+    (small_first, small_run), (big_first, big_run) = first_call(100), first_call(big)
     print(f"first call: {small_first:.3f} s at 100 iterations, {big_first:.3f} s at {big} "
-          f"({big_first / small_first:.2f}x)", flush=True)
+          f"({big_first / small_first:.2f}x); trace and compile (first call - later call): "
+          f"{small_first - small_run:.3f} s and {big_first - big_run:.3f} s", flush=True)
     res = steady(steady_n, rounds, numpy_n)
     print(f"steady state at {steady_n}: jt.fori_loop / jax.jit = {res['steady'][0]:.2f}x "
           f"(median {res['steady'][1]:.2f}x)", flush=True)
     print(f"NumPy loop / jt.fori_loop at {numpy_n}: {res['numpy'][0]:.1f}x "
           f"(median {res['numpy'][1]:.1f}x)", flush=True)
+    grad_n = 50 if quick else 300
+    g_jt, g_jax = grad_compile(grad_n)
+    print(f"grad compile at {grad_n} statements: jt.grad(jt.jit(f)) {g_jt:.1f} s, "
+          f"jax.jit(jax.grad(f)) {g_jax:.1f} s ({g_jt / g_jax:.2f}x)", flush=True)
+    res["grad"] = (grad_n, g_jt, g_jax)
     return {"big": big, "steady_n": steady_n, "numpy_n": numpy_n, "first": (small_first,
-            big_first), **res}
+            big_first), "run": (small_run, big_run), **res}
 
 
 def write_doc(r: dict, cmd: str) -> None:
     s, b = r["first"]
+    rs, rb = r["run"]
+    gn, gj, gx = r["grad"]
     lines = [
         BEGIN,
         "## loops",
@@ -169,10 +224,16 @@ def write_doc(r: dict, cmd: str) -> None:
         "| --- | ---: | ---: |",
         f"| first call at {r['big']} iterations / first call at 100 ({s:.2f} s) | "
         f"{b / s:.2f}x | ≤ 3x |",
+        f"| trace and compile (first call - later call) at {r['big']} iterations / at 100 "
+        f"({s - rs:.2f} s; {b - rb:.2f} s) | {(b - rb) / (s - rs):.2f}x | 1x |",
+        f"| run of a later call at {r['big']} iterations / first call at 100 | "
+        f"{rb / s:.2f}x | |",
         f"| steady state at {r['steady_n']} iterations / donated `jax.jit(lax.fori_loop)` "
         f"(best rounds; median) | {r['steady'][0]:.2f}x ({r['steady'][1]:.2f}x) | ≤ 1.2x |",
         f"| NumPy's Python loop / `jt.fori_loop` at {r['numpy_n']} iterations (best; median) "
         f"| {r['numpy'][0]:.1f}x ({r['numpy'][1]:.1f}x) | ≥ 10x |",
+        f"| first call of `jt.grad(jt.jit(f))`, {gn} unrolled statements ({gj:.1f} s) / "
+        f"`jax.jit(jax.grad(f))` ({gx:.1f} s), fresh processes | {gj / gx:.2f}x | ≤ 1.5x |",
         "",
         END,
     ]

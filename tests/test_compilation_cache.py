@@ -39,7 +39,8 @@ PROGRAM = textwrap.dedent("""
         a[i] = a[0, 0] + 1
     f(x, 2)
     print(json.dumps({**counts, "dir": jax.config.jax_compilation_cache_dir,
-                      "value": float(y)}))
+                      "value": float(y),
+                      "max_size": jax.config.jax_compilation_cache_max_size}))
 """)
 
 
@@ -89,3 +90,28 @@ def test_turned_off(tmp_path: Path, off: str) -> None:
     out = _run({"JAXTENSOR_COMPILATION_CACHE": off, "XDG_CACHE_HOME": str(tmp_path)})
     assert out["dir"] is None and out["hits"] == 0
     assert not (tmp_path / "jaxtensor").exists()
+
+
+def test_writing_an_entry_does_not_read_the_directory(tmp_path: Path) -> None:
+    """JAX's own size bound (``jax_compilation_cache_max_size``) reads every file of the
+    directory at each write of a new entry: with the tens of thousands of small kernels
+    jaxtensor caches, a second per first compile. jaxtensor leaves it off and prunes."""
+    out = _run({"XDG_CACHE_HOME": str(tmp_path)})
+    assert out["max_size"] == -1
+    assert (tmp_path / "jaxtensor" / "jaxtensor-pruned").exists()
+
+
+def test_pruning_deletes_the_oldest_entries_down_to_the_bound(tmp_path: Path) -> None:
+    import os
+
+    from jaxtensor._core import _config
+
+    for k in range(10):
+        p = tmp_path / f"k{k}-cache"
+        p.write_bytes(b"x" * 100)
+        os.utime(p, (1000 + k, 1000 + k))
+    _config.prune_cache(str(tmp_path), limit=450)
+    left = sorted(p.name for p in tmp_path.glob("*-cache"))
+    assert left == [f"k{k}-cache" for k in range(6, 10)], left
+    assert (tmp_path / "jaxtensor-pruned").exists()
+    assert not _config._prune_due(str(tmp_path))

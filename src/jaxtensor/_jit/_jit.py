@@ -627,9 +627,9 @@ class Jitted:
         writes are the call's. Where the checks do not read what a gated write wrote, XLA
         keeps of the first application only the checks, which the second shares: each
         write is gated by one comparison (a chain of every earlier check, fused into
-        every write, made 32 checked writes cost 3.7x unchecked ones). Where they do (a
-        check after a write it depends on, a loop that checks after an earlier check),
-        the function is traced again with each write gated by the checks before it."""
+        every write, made 32 checked writes cost 3.7x unchecked ones). Where they do not
+        (a check of an index read after a write, a check inside a loop), the function is
+        traced again with each write gated by the checks before it."""
         traces: list[jtr.Trace] = []
 
         def inner(*ins: Any) -> dict:
@@ -652,7 +652,7 @@ class Jitted:
         self._warn_unrolled(trace)
         if not trace.items:
             return fn(*inputs, zero)
-        if jtr.reads_gated_writes(traced.jaxpr.jaxpr):
+        if not jtr.hoistable(traced.jaxpr.jaxpr):
             out, _ = self._run(spec, call, inputs, jtr.OWN)
             return out
         ((_, first),) = fn(*inputs, zero).items()

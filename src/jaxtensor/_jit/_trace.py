@@ -472,15 +472,36 @@ def _value_message(msg: tuple) -> str:
 IDX = _IDX
 
 
-def reads_gated_writes(jaxpr: Any) -> bool:
-    """Whether the last output of ``jaxpr`` (the folded checks of a trace with hoisted
-    gates) depends on its last input (the failed check's number, which gates the writes):
-    a walk back from that output over the equations, each needing all its inputs."""
+#: primitives that write or loop: a check computed through one of them would make the
+#: first application of a program with hoisted gates repeat that work (XLA merges identical
+#: scalar work of the two applications, not loops)
+_WRITES = frozenset({"dynamic_update_slice", "scatter", "scatter-add", "scatter_add",
+                     "scatter-mul", "scatter_mul", "scatter-min", "scatter_min",
+                     "scatter-max", "scatter_max", "while", "cond", "scan"})
+
+
+def hoistable(jaxpr: Any) -> bool:
+    """Whether the checks of a trace with hoisted gates (``jaxpr``'s last output) can be
+    computed ahead of its writes: they depend neither on the trace's last input (the
+    failed check's number, which gates the writes) nor on any write or loop. A walk back
+    from that output over the equations, each needing all its inputs."""
     needed = {jaxpr.outvars[-1]}
     for eqn in reversed(jaxpr.eqns):
         if any(v in needed for v in eqn.outvars):
+            if _writes(eqn):
+                return False
             needed.update(v for v in eqn.invars if not isinstance(v, Literal))
-    return jaxpr.invars[-1] in needed
+    return jaxpr.invars[-1] not in needed
+
+
+def _writes(eqn: Any) -> bool:
+    if eqn.primitive.name in _WRITES:
+        return True
+    for p in eqn.params.values():
+        inner = getattr(p, "jaxpr", p)  # (a ClosedJaxpr's jaxpr, or a Jaxpr)
+        if hasattr(inner, "eqns") and any(_writes(e) for e in inner.eqns):
+            return True
+    return False
 
 
 def check_error(checks: tuple, chk: Any) -> Exception | None:
