@@ -340,3 +340,37 @@ def test_checked_writes_compile_to_one_comparison_per_write() -> None:
 
     small, big = compares(16), compares(32)
     assert big <= 2.4 * small, (small, big)
+
+
+@pytest.mark.parametrize("calls", [1, 2])
+@pytest.mark.parametrize("bad_at", [0, 1, 2])
+def test_failed_check_keeps_earlier_writes_to_closed_over_tensors(calls: int,
+                                                                  bad_at: int) -> None:
+    """On the call that finds a closed-over Tensor (its value then held by the discovery,
+    so not donated) as on later ones, a failed check leaves what eager code leaves."""
+    def program(c, d, idx):
+        c[0] = c[0] + 5.0
+        d[idx[0]] = 1.0
+        c[idx[1]] = 2.0
+        d[0] = 3.0
+        c[idx[2]] = 4.0
+
+    good, bad = [1, 2, 3], [1, 2, 3]
+    bad[bad_at] = 9
+    want_c, want_d = np.arange(4, dtype=np.float32), np.zeros(4, np.float32)
+    for _ in range(calls - 1):
+        program(want_c, want_d, good)
+    with pytest.raises(IndexError):
+        program(want_c, want_d, bad)
+    c, d = jt.asarray(np.arange(4, dtype=np.float32)), jt.zeros(4)
+
+    @jt.jit
+    def f(i0, i1, i2):
+        program(c, d, [i0, i1, i2])
+
+    for _ in range(calls - 1):
+        f(*[jax.numpy.asarray(k) for k in good])
+    with pytest.raises(IndexError):
+        f(*[jax.numpy.asarray(k) for k in bad])
+    np.testing.assert_array_equal(c.numpy(), want_c)
+    np.testing.assert_array_equal(d.numpy(), want_d)

@@ -501,9 +501,11 @@ class Jitted:
             found = [r() for r in aux.discovered]
             storages = storages + found
             self._adopt([st for st in found if st is not None])
-        if error is None or any(plan.donated):
-            # After a failed check the finals are installed only when buffers were donated
-            # (the old ones are gone); with donate=False a failed call changes nothing.
+        if error is None or self._donate:
+            # After a failed check the finals (gated: what eager code would have left) are
+            # installed, even for a buffer that could not be donated this time (a Tensor
+            # the first call found closed over, whose value the discovery held); with
+            # donate=False a failed call changes nothing.
             for j, k in aux.pairs:
                 st = storages[k]
                 if st is None:  # a discovered storage that died meanwhile
