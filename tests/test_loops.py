@@ -443,3 +443,54 @@ def test_vmap_of_a_loop_matches_numpy_rows(vals):
         for i in range(1, 4):
             row[i] += row[i - 1] * 0.5
     np.testing.assert_allclose(_np(jt.vmap(f)(jt.asarray(a))), want, rtol=1e-6)
+
+
+def _deep_nest_program(xp, loop, b, depth):
+    """``depth`` nested loops writing a Tensor made before the outermost (NumPy or jt)."""
+    x = xp.zeros(b.shape[0], dtype=b.dtype)
+
+    def level(d):
+        if d == depth:
+            def row(i):
+                x[i] = b[i] * 2.0 + x[i] * 0.5
+            loop(0, b.shape[0], row)
+            return
+        loop(0, 2, lambda s: level(d + 1))
+
+    level(1)
+    return x
+
+
+def _py_loop(lo, hi, body):
+    for i in range(lo, hi):
+        body(i)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("how", ["eager", "jit", "grad_jit"])
+def test_nested_loops_write_a_tensor_made_inside_the_function(depth: int, how: str) -> None:
+    """A Tensor made inside a ``jaxtensor.jit`` function (or before the loops), written by
+    the innermost of nested loops: each enclosing loop carries it (the inner loop's result
+    was installed into the Tensor from inside the outer body, a tracer leak)."""
+    b = np.linspace(-1.0, 2.0, 5)
+    want = _deep_nest_program(np, _py_loop, b, depth)
+
+    def f(bt):
+        return _deep_nest_program(jt, jt.fori_loop, bt, depth)
+
+    if how == "eager":
+        np.testing.assert_allclose(_np(f(jt.asarray(b))), want, rtol=1e-12)
+    elif how == "jit":
+        np.testing.assert_allclose(_np(jt.jit(f)(jt.asarray(b))), want, rtol=1e-12)
+    else:
+        got = jt.grad(jt.jit(lambda bt: jt.sum(f(bt) ** 2)))(jt.asarray(b))
+        ref = jax.grad(lambda bb: jnp.sum(_nested_pure(bb, depth) ** 2))(jnp.asarray(b))
+        np.testing.assert_allclose(_np(got), np.asarray(ref), rtol=1e-12)
+
+
+def _nested_pure(b, depth):
+    x = jnp.zeros_like(b)
+    for _ in range(2 ** (depth - 1)):
+        for i in range(b.shape[0]):
+            x = x.at[i].set(b[i] * 2.0 + x[i] * 0.5)
+    return x

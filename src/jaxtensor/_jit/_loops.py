@@ -120,8 +120,11 @@ class _Carry:
     def finish(self, outs: list, codes: tuple) -> None:
         """The loop's results become the trace's values (or the storages' own, for those the
         trace made); its first failed check becomes a check of the level around it."""
+        here = current_trace()
         for st, v in zip(self.storages, outs):
-            if st in self.outer:
+            if st in self.outer or st.trace is not here:
+                # (a storage made outside the body this loop is in: the enclosing body
+                # reports it met, and its loop carries it from its next trace on)
                 self.outer[st] = v
             else:
                 st.install(v)
