@@ -374,3 +374,52 @@ def test_failed_check_keeps_earlier_writes_to_closed_over_tensors(calls: int,
         f(*[jax.numpy.asarray(k) for k in bad])
     np.testing.assert_array_equal(c.numpy(), want_c)
     np.testing.assert_array_equal(d.numpy(), want_d)
+
+
+@settings(max_examples=40)
+@given(shape=st.sampled_from([(5,), (4, 3), (2, 3, 2)]), data=st.data())
+def test_checked_programs_of_any_write_kind_leave_eager_state(shape, data) -> None:
+    """Random programs of traced-index writes (checks that pass or fail) between writes of
+    every index kind (basic, integer arrays, masks; set and ``+=``): after the call every
+    Tensor holds what NumPy running the same statements left, error or not. (Errors NumPy
+    raises for the index itself are found while tracing, before anything runs: left out.)"""
+    prog = []
+    for _ in range(data.draw(st.integers(1, 5), label="statements")):
+        kind = data.draw(st.sampled_from(["check", "write", "iadd"]))
+        if kind == "check":
+            prog.append(("check", data.draw(st.sampled_from([0, 2, -1, 4, 6, -7]))))
+        else:
+            key = data.draw(indices(shape), label="key").np_index
+            prog.append((kind, key, data.draw(st.sampled_from([1.5, -2.0]))))
+    ks = [s[1] for s in prog if s[0] == "check"]
+
+    def run(x, c, ks):
+        j = 0
+        for s in prog:
+            if s[0] == "check":
+                c[ks[j]] = 1.0 + j
+                j += 1
+            elif s[0] == "write":
+                x[s[1]] = s[2]
+            else:
+                x[s[1]] += s[2]
+
+    base = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    want_x, want_c = base.copy(), np.zeros(5)
+    failed = False
+    try:
+        run(want_x, want_c, ks)
+    except IndexError as e:
+        if "out of bounds" not in str(e):
+            return
+        failed = True
+    x, c = jt.asarray(base), jt.zeros(5, dtype=jt.float64)
+    f = jt.jit(lambda x, c, *ks: run(x, c, ks))
+    args = [jax.numpy.asarray(k) for k in ks]
+    if failed:
+        with pytest.raises(IndexError):
+            f(x, c, *args)
+    else:
+        f(x, c, *args)
+    np.testing.assert_array_equal(x.numpy(), want_x)
+    np.testing.assert_array_equal(c.numpy(), want_c)
