@@ -95,6 +95,9 @@ def getitem(x: Tensor, key: Any) -> Tensor:
                                   (v, tpl, values)))
     adv = _advanced.resolve_plan(plan, values, shape)
     if adv.shape is None:
+        f = _masks.frame(x, plan, sig, values)
+        if _masks.traced(f):  # (x[m] op= v, x[m] = x[m] * 2: see _masks.py)
+            return _masks.read(x, f)  # type: ignore[return-value]
         where = ("inside jit" if any(isinstance(d, Tracer) for d in adv.dyn) else
                  "over the devices of several processes (each process would need the others' "
                  "part of it)")
@@ -114,6 +117,9 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: written through ``x``'s storage, so every alias sees it."""
     v = x._view
     tk = type(key)
+    if type(value) is _masks.MaskedSelection:
+        _assign_selection(x, key, value)
+        return
     if v is None and (tk is int or tk is tuple) and _queue_scalar(x, key, value):
         return
     sig = _basic_sig(key)
@@ -158,6 +164,16 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         val,
         dyn,
     )
+
+
+def _assign_selection(x: Tensor, key: Any, value: _masks.MaskedSelection) -> None:
+    """``x[key] = value`` with ``value`` a selection through a traced mask."""
+    sig, values = _plan.split(key)
+    plan = _plan.plan(x.shape, sig)
+    f = None if plan.basic else _masks.frame(x, plan, sig, values)
+    if not _masks.traced(f):
+        raise NonConcreteBooleanIndexError(_masks.READ_ERROR)
+    _masks.assign(x, f, value)
 
 
 def _is_target(value: Tensor, x: Tensor, tpl: _basic.Template, ints: list) -> bool:

@@ -1,0 +1,162 @@
+"""``x[mask] op= v`` and ``x[mask] = <arithmetic of x[mask]>`` inside ``jaxtensor.jit`` with
+a traced mask (``_indexing/_masks.py``): random programs against NumPy running the same
+statements, and the uses that need the number of True values raise
+``NonConcreteBooleanIndexError``."""
+
+from __future__ import annotations
+
+import operator
+
+import jax
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jaxtensor as jt
+
+_SHAPES = [(6,), (4, 3), (2, 3, 2)]
+_INPLACE = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
+            "/=": operator.itruediv}
+_INT_INPLACE = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
+                "//=": operator.ifloordiv, "%=": operator.imod}
+
+
+@st.composite
+def _programs(draw: st.DrawFn) -> tuple:
+    shape = draw(st.sampled_from(_SHAPES))
+    dtype = draw(st.sampled_from(["float64", "int64"]))
+    k = draw(st.integers(1, len(shape)))  # the mask covers the first k axes ...
+    lead = draw(st.sampled_from(["none", "slice", "int"])) if k < len(shape) else "none"
+    stmts = []
+    for _ in range(draw(st.integers(1, 4))):
+        ops = _INPLACE if dtype == "float64" else _INT_INPLACE
+        kind = draw(st.sampled_from(["inplace", "inplace_row", "expr", "set"]))
+        stmts.append((kind, draw(st.sampled_from(sorted(ops))),
+                      draw(st.sampled_from([2, 3, -1]))))
+    return shape, dtype, k, lead, stmts
+
+
+def _key(m, lead):
+    # ... after a leading int or slice (then over the axes after the first)
+    return (m,) if lead == "none" else (slice(None), m) if lead == "slice" else (1, m)
+
+
+def _rest(prog) -> tuple[int, ...]:
+    """The selection's axes after the count axis (a value of that shape broadcasts)."""
+    shape, _, k, lead, _ = prog
+    return tuple(shape[k:]) if lead == "none" else tuple(shape[1 + k:])
+
+
+def _run(x, y, m, prog, xp):
+    _, dtype, _, lead, stmts = prog
+    key = _key(m, lead)
+    ops = _INPLACE if dtype == "float64" else _INT_INPLACE
+    rest = _rest(prog)
+    row = np.arange(int(np.prod(rest)), dtype=dtype).reshape(rest) + 1
+    for kind, op, c in stmts:
+        if kind == "inplace":
+            t = x[key]
+            x[key] = ops[op](t, c)
+        elif kind == "inplace_row":  # a value broadcast along the selection
+            t = x[key]
+            x[key] = ops[op](t, row if xp is np else jt.asarray(row))
+        elif kind == "expr":
+            x[key] = x[key] * c - y[key]
+        else:
+            x[key] = c
+
+
+@settings(max_examples=60)
+@given(prog=_programs(), data=st.data())
+def test_masked_arithmetic_under_jit_matches_numpy(prog, data) -> None:
+    shape, dtype, k, lead, _ = prog
+    mshape = shape[:k] if lead == "none" else shape[1:1 + k]
+    flat = data.draw(st.lists(st.booleans(), min_size=int(np.prod(mshape)),
+                              max_size=int(np.prod(mshape))), label="mask")
+    mask = np.asarray(flat, bool).reshape(mshape)
+    x0 = (np.arange(np.prod(shape)).reshape(shape) * 3 - 7).astype(dtype)
+    y0 = (np.arange(np.prod(shape)).reshape(shape) % 4 + 1).astype(dtype)
+    wx, wy = x0.copy(), y0.copy()
+    _run(wx, wy, mask, prog, np)
+    x, y = jt.asarray(x0), jt.asarray(y0)
+    jt.jit(lambda x, y, m: _run(x, y, m, prog, jt))(x, y, jt.asarray(mask))
+    np.testing.assert_allclose(x.numpy(), wx, rtol=1e-12)
+    np.testing.assert_array_equal(y.numpy(), wy)
+
+
+def test_x_gt_zero_idioms() -> None:
+    a = np.linspace(-2.0, 3.0, 11)
+    want = a.copy()
+    want[want > 0] += 1.0
+    want[want < -1] *= 2.0
+    want[(want > 1) & (want < 3)] **= 2
+    x = jt.asarray(a)
+
+    @jt.jit
+    def f(x):
+        x[x > 0] += 1.0
+        x[x < -1] *= 2.0
+        x[(x > 1) & (x < 3)] **= 2
+
+    f(x)
+    np.testing.assert_allclose(x.numpy(), want, rtol=1e-12)
+
+
+def _sum_of_selection(x):
+    return jt.sum(x[x > 0])
+
+
+def _selection_shaped_value(x):
+    x[x > 0] += jt.ones(3)
+
+
+def _other_mask(x):
+    x[x > 0] = x[x < 2] * 2
+
+
+def _into_plain_index(x):
+    x[0] = x[x > 0]
+
+
+@pytest.mark.parametrize("fn", [_sum_of_selection, _selection_shaped_value, _other_mask,
+                                _into_plain_index], ids=lambda f: f.__name__)
+def test_uses_that_need_the_count_raise(fn) -> None:
+    x = jt.asarray(np.asarray([-1.0, 2.0, 3.0, 0.5]))
+    before = x.numpy().copy()
+    with pytest.raises(jt.NonConcreteBooleanIndexError):
+        jt.jit(fn)(x)
+    np.testing.assert_array_equal(x.numpy(), before)
+
+
+def test_eager_masks_are_unchanged() -> None:
+    x = jt.asarray(np.asarray([-1.0, 2.0, 3.0]))
+    sel = x[x > 0]
+    assert isinstance(sel, jt.Tensor) and sel.shape == (2,)
+    x[x > 0] += 1.0
+    np.testing.assert_array_equal(x.numpy(), [-1.0, 3.0, 4.0])
+
+
+def test_int_dtype_rule_as_eager() -> None:
+    """An in-place operator keeps the eager dtype rule: ``int += float`` raises."""
+    x = jt.asarray(np.asarray([1, -2, 3]))
+    with pytest.raises(TypeError):
+        x[x > 0] += 1.5
+    with pytest.raises(TypeError):
+        jt.jit(lambda x: x.__setitem__(x > 0, _iadd(x[x > 0], 1.5)))(x)
+    np.testing.assert_array_equal(x.numpy(), [1, -2, 3])
+
+
+def _iadd(a, b):
+    a += b
+    return a
+
+
+def test_under_jax_jit_with_a_tensor_made_inside() -> None:
+    def f(a):
+        x = jt.asarray(a)
+        x[x > 1] -= 1.0
+        return x._value()
+
+    a = np.asarray([0.5, 2.0, 3.5])
+    np.testing.assert_allclose(np.asarray(jax.jit(f)(a)), [0.5, 1.0, 2.5])
