@@ -494,3 +494,28 @@ def _nested_pure(b, depth):
         for i in range(b.shape[0]):
             x = x.at[i].set(b[i] * 2.0 + x[i] * 0.5)
     return x
+
+
+@pytest.mark.parametrize("kind", ["fori", "while"])
+def test_loop_traced_under_checkify_keeps_no_trace_that_missed_a_storage(kind):
+    """A loop whose body checks an index, in a nested jaxtensor.jit (traced under checkify),
+    and writes a Tensor made before the loop: the trace that found that Tensor (and did not
+    carry it) stayed in the program, its checks being effects, and ran with the Tensor's
+    writes lost: a false IndexError (``fori``), a loop that never ended (``while``)."""
+    a, b = jt.arange(3.0), jt.zeros(1)
+
+    def g(a, b):
+        k = jt.zeros(1, dtype=jt.int32)
+        if kind == "fori":
+            def body(i):
+                b[0] += a[i - k[0]]  # (k lost: a[i], out of bounds from i = 3)
+                k[0] = i
+            jt.fori_loop(0, 5, body)
+        else:
+            def step():
+                b[0] += a[k[0]]
+                k[0] += 1
+            jt.while_loop(lambda: k[0] < 3, step)
+
+    jt.jit(lambda a, b: jt.jit(g)(a, b))(a, b)
+    assert b.tolist() == ([4.0] if kind == "fori" else [3.0])

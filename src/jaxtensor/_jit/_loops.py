@@ -140,7 +140,17 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     checks). ``build(carry)`` traces it once and returns (the carried values, the user's
     results, the first failed check; the list of storages met)."""
     carry = _Carry(t, False)
+    # Under checkify a check is an effect, which JAX keeps in the program even when the
+    # construct's results are dropped: a trace of it that did not carry every storage would
+    # run as well (a while_loop whose counter is not carried never ends). There the traces
+    # that find the storages are made apart, in a jaxpr thrown away.
+    probe = jtr.effective_mode(t) == jtr.CHECKIFY
     while True:
+        if probe:
+            found: list = []
+            jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
+            if carry.grow(found):
+                continue
         (outs, res, codes), met = build(carry)
         grew = carry.grow(met)
         if loop and carry.made_checks and not carry.gate:
