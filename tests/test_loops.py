@@ -519,3 +519,26 @@ def test_loop_traced_under_checkify_keeps_no_trace_that_missed_a_storage(kind):
 
     jt.jit(lambda a, b: jt.jit(g)(a, b))(a, b)
     assert b.tolist() == ([4.0] if kind == "fori" else [3.0])
+
+
+@pytest.mark.parametrize("kind", ["fori", "while"])
+def test_failed_check_in_a_loop_of_a_nested_jit_stops_its_writes(kind):
+    """A loop in a jaxtensor.jit called inside another (traced under checkify, the nested
+    trace inheriting its checks): the writes after a failed check were not gated, so the
+    loop ran to its end; now it leaves what eager code leaves."""
+    def g(a, b):
+        k = jt.zeros(1, dtype=jt.int32)
+
+        def step():
+            b[0] += 1.0
+            b[1] += a[k[0]]  # fails at k = 3, after the write to b[0]
+            k[0] += 1
+        if kind == "fori":
+            jt.fori_loop(0, 5, lambda i: step())
+        else:
+            jt.while_loop(lambda: k[0] < 5, step)
+
+    a, b = jt.arange(1.0, 4.0), jt.zeros(2)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        jt.jit(lambda a, b: jt.jit(g)(a, b))(a, b)
+    assert b.tolist() == [4.0, 6.0]

@@ -242,7 +242,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             # a failed check stops the loop (its writes are gated: it would never end)
             if carry.checked:
                 res = res & (codes[0] == 0)
-            elif t.mode == jtr.CHECKIFY and jtr.GATED:
+            elif jtr.effective_mode(t) == jtr.CHECKIFY and jtr.GATED:
                 res = res & jtr.no_error_p.bind()
             return res
 

@@ -153,7 +153,8 @@ class Trace(JitTrace):
         state carried into the iteration (every write: a check of the iteration before may
         have failed), else the checks made before the loop (a check in the body makes the
         function be traced under checkify)."""
-        if self.mode == CHECKIFY:
+        mode = effective_mode(self)  # (a nested jit's checks are those of the trace around it)
+        if mode == CHECKIFY:
             return no_error_p.bind() if GATED else None
         if self.mode == INHERIT:
             return None
