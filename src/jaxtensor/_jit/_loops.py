@@ -146,11 +146,8 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     # that find the storages are made apart, in a jaxpr thrown away.
     probe = jtr.effective_mode(t) == jtr.CHECKIFY
     while True:
-        if probe:
-            found: list = []
-            jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
-            if carry.grow(found):
-                continue
+        if probe and carry.grow(_met_apart(build, carry)):
+            continue
         (outs, res, codes), met = build(carry)
         grew = carry.grow(met)
         if loop and carry.made_checks and not carry.gate:
@@ -161,6 +158,13 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
         # (drop the checks the abandoned trace numbered)
         del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
         carry.made_checks = False
+
+
+def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
+    """The storages a trace of the construct meets, traced into a jaxpr thrown away."""
+    found: list = []
+    jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
+    return found
 
 
 def _to_arrays(tree: Any) -> tuple[list, Any, list[bool]]:
