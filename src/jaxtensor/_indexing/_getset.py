@@ -117,9 +117,6 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: written through ``x``'s storage, so every alias sees it."""
     v = x._view
     tk = type(key)
-    if type(value) is _masks.MaskedSelection:
-        _assign_selection(x, key, value)
-        return
     if v is None and (tk is int or tk is tuple) and _queue_scalar(x, key, value):
         return
     sig = _basic_sig(key)
@@ -138,6 +135,9 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         if type(value) is Tensor and _is_target(value, x, tpl, values):
             return
         _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, values), value)
+        return
+    if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit: see _masks.py)
+        _assign_selection(x, plan, sig, values, value)
         return
     if any(type(s) is tuple and s[0] == "m" for s in sig) and _masks.write(
             x, plan, sig, values, value):
@@ -166,11 +166,11 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     )
 
 
-def _assign_selection(x: Tensor, key: Any, value: _masks.MaskedSelection) -> None:
-    """``x[key] = value`` with ``value`` a selection through a traced mask."""
-    sig, values = _plan.split(key)
-    plan = _plan.plan(x.shape, sig)
-    f = None if plan.basic else _masks.frame(x, plan, sig, values)
+def _assign_selection(x: Tensor, plan: _plan.Plan, sig: tuple, values: list[Any],
+                      value: _masks.MaskedSelection) -> None:
+    """``x[key] = value`` (an advanced key, planned) with ``value`` a selection through a
+    traced mask."""
+    f = _masks.frame(x, plan, sig, values)
     if not _masks.traced(f):
         raise NonConcreteBooleanIndexError(_masks.READ_ERROR)
     _masks.assign(x, f, value)

@@ -168,7 +168,8 @@ def write(x: Tensor, plan: Plan, sig: tuple, values: list[Any], value: Any) -> b
     val = prepare_value(value, x.dtype, one)
     key = ("mask-where", f.tpl.key, one, p, q, d)
     steps, comp = f.tpl.steps, f.tpl.comp
-    kernels = _kernels.kernels(key, lambda: _where_kernel(steps, comp, one, p, q, d))
+    layout = f.value_layout()
+    kernels = _kernels.kernels(key, lambda: _where_kernel(steps, comp, one, layout, q, d))
     x._storage.update(kernels, f.view.dyn(), f.mask, val)
     return True
 
@@ -190,18 +191,16 @@ def _shape_of(value: Any) -> tuple[int, ...] | None:
         return None
 
 
-def _where_kernel(steps: tuple, comp: str | None, one: tuple[int, ...], p: int, q: int,
-                  d: int) -> Any:
+def _where_kernel(steps: tuple, comp: str | None, one: tuple[int, ...], layout: tuple[int, ...],
+                  q: int, d: int) -> Any:
     """``(base, dyn, mask, value) -> new base``: the frame view read, ``where`` on it with
     the mask at axes ``q .. q + d`` and the value (shaped like the selection with a count
-    of one, ``one``; its count axis at ``p``), written back."""
-    kept = one[:p] + one[p + 1:]
-    vshape = kept[:q] + (1,) * d + kept[q:]
+    of one, ``one``; laid out among the frame's axes as ``layout``), written back."""
 
     def write(base: Any, dyn: Any, mask: Any, v: Any) -> Any:
         y = _view.chain_forward(steps, comp, base, dyn, True)
         m = jnp.reshape(mask, (1,) * q + tuple(mask.shape) + (1,) * (y.ndim - q - d))
-        v = _kernels._fit(v, y.dtype, one).reshape(vshape)
+        v = _kernels._fit(v, y.dtype, one).reshape(layout)
         return _view.chain_backward(steps, comp, base, dyn, jnp.where(m, v, y))
 
     return write

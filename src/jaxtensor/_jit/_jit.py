@@ -60,7 +60,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental import checkify
 
-from .._core import Storage, Tensor, _config, _view, current_trace
+from .._core import IDX, Storage, Tensor, _config, _view, current_trace
 from .._core import current as _current
 from .._core._jax_private import DebugInfo as _DebugInfo
 from .._core._jax_private import EvalTrace as _EvalTrace
@@ -645,7 +645,7 @@ class Jitted:
                 self._input_names(spec) + ("the number of a failed check",),
                 _initial_result_paths)
         fn = jax.jit(inner)
-        zero = jnp.zeros((), jtr.IDX)
+        zero = jnp.zeros((), IDX)
         traced = fn.trace(*inputs, zero)
         trace = traces[-1]
         plan.discovered = jtr.weak(trace.discovered)

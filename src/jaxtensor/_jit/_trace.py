@@ -470,9 +470,6 @@ def _value_message(msg: tuple) -> str:
     return str(_value_error(msg, "{}"))
 
 
-IDX = _IDX
-
-
 #: primitives that write or loop: a check computed through one of them would make the
 #: first application of a program with hoisted gates repeat that work (XLA merges identical
 #: scalar work of the two applications, not loops)
