@@ -58,6 +58,7 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 from jax.experimental import checkify
 
 from .._core import IDX, Storage, Tensor, _config, _view, current_trace
@@ -129,6 +130,38 @@ CALL: ContextVar[Any] = ContextVar("jaxtensor_jit_call", default=None)
 
 class _Retrace(Exception):
     """A check was made in a nested trace: the call is traced again in checkify mode."""
+
+
+#: the check mode of a plan's gated program (see :meth:`Jitted._body_hoisted`)
+_GATED = "gated"
+
+
+def _coded(fast: Callable, plan: Plan, make_gated: Callable[[], Callable]) -> Callable:
+    """The compiled function of an ``OWN``-mode plan: its program ``fast``, whose last
+    output is the number of the first failed check when the trace's checks were hoisted
+    ahead of the writes (``Aux.coded``): then a failed call, which wrote nothing, is made
+    again by the plan's gated program (made by ``make_gated()`` at the first failure),
+    whose results carry the error and the writes eager code makes before it. (A plain
+    function: an object's ``__call__`` cost 2 us more per call.)"""
+    gated: list[Callable] = []
+    positions = plan.positions
+
+    def call(*ins: Any) -> Any:
+        res = fast(*ins)
+        for aux in res:
+            if aux.coded:
+                outs = res[aux]
+                if np.asarray(outs[-1]):
+                    args = list(ins)
+                    for j, k in aux.pairs:  # (the values the failed call was given)
+                        args[positions[k]] = outs[j]
+                    if not gated:
+                        gated.append(make_gated())
+                    return gated[0](*args)
+        return res
+
+    call.lower = fast.lower  # type: ignore[attr-defined]
+    return call
 
 
 class Plan:
@@ -563,7 +596,7 @@ class Jitted:
         self._guard = guard
 
     # -- tracing ----------------------------------------------------------------------
-    def _compile(self, spec: tuple) -> Plan:
+    def _compile(self, spec: tuple, keep: bool = True) -> Plan:
         positions, _, _ = jpt.layout(spec)
         donated = spec[7]
         donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
@@ -573,9 +606,17 @@ class Jitted:
             body.__fun_debug_info__ = _DebugInfo(  # type: ignore[attr-defined]
                 "jaxtensor.jit", _source_info(self._fn), self._input_names(spec),
                 _initial_result_paths)
-        plan.fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
-        self._plans[spec] = plan  # (only whole: another thread may fetch it at once)
+        fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
+        if spec[8] == jtr.OWN:
+            fn = _coded(fn, plan, lambda: self._compile_gated(spec))
+        plan.fn = fn
+        if keep:
+            self._plans[spec] = plan  # (only whole: another thread may fetch it at once)
         return plan
+
+    def _compile_gated(self, spec: tuple) -> Callable:
+        """The gated program of an ``OWN``-mode plan (see :meth:`_body_hoisted`)."""
+        return self._compile(spec[:8] + (_GATED,), keep=False).fn
 
     def _input_names(self, spec: tuple) -> tuple[str, ...]:
         """The user's name of each input of the compiled function of ``spec`` (its
@@ -603,6 +644,8 @@ class Jitted:
         call = CALL.get()
         if spec[8] == jtr.OWN:
             return self._body_hoisted(spec, plan, call, inputs)
+        if spec[8] == _GATED:
+            return self._body_hoisted(spec[:8] + (jtr.OWN,), plan, call, inputs, True)
         if spec[8] != jtr.CHECKIFY:
             out, trace = self._run(spec, call, inputs, spec[8])
             plan.discovered = jtr.weak(trace.discovered)
@@ -619,19 +662,23 @@ class Jitted:
 
         return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
 
-    def _body_hoisted(self, spec: tuple, plan: Plan, call: Any, inputs: tuple) -> Any:
+    def _body_hoisted(self, spec: tuple, plan: Plan, call: Any, inputs: tuple,
+                      gated: bool = False) -> Any:
         """The traced function with bounds checks (``OWN`` mode), its checks hoisted.
 
         The user's function is traced once, as a function of the number of the first
-        failing check (``code``, see ``Trace.code``), and the traced program is applied
-        twice: with ``code = 0`` (every write made), which gives the true first failure,
-        since every check up to it sees what eager code sees; then with that code, whose
-        writes are the call's. Where the checks do not read what a gated write wrote, XLA
-        keeps of the first application only the checks, which the second shares: each
-        write is gated by one comparison (a chain of every earlier check, fused into
-        every write, made 32 checked writes cost 3.7x unchecked ones). Where they do not
-        (a check of an index read after a write, a check inside a loop), the function is
-        traced again with each write gated by the checks before it."""
+        failing check (``code``, see ``Trace.code``); each write is gated by one comparison
+        with it. Applied with ``code = 0`` (every write made), the traced program gives the
+        true first failure, since every check up to it sees what eager code sees. Where the
+        checks read no write and no loop, they are computed ahead of the writes, and the
+        call's program is ``cond(code == 0, every write ungated, nothing written)`` with
+        the code as its last output (read by :func:`_coded`): a passing call pays no gate.
+        A failing one is made again by the *gated* program (``gated``: the traced program
+        applied with that code, whose writes are what eager code leaves), compiled at the
+        plan's first failure. Where the checks read a write or a loop, the function is
+        traced again with each write gated by the checks before it (a chain of every
+        earlier check, fused into every write by XLA: 32 checked writes cost 3.7x
+        unchecked ones that way)."""
         traces: list[jtr.Trace] = []
 
         def inner(*ins: Any) -> dict:
@@ -657,12 +704,28 @@ class Jitted:
         if not jtr.hoistable(traced.jaxpr.jaxpr):
             out, _ = self._run(spec, call, inputs, jtr.OWN)
             return out
-        ((_, first),) = fn(*inputs, zero).items()
-        # (a sort, which XLA never fuses into its users: otherwise XLA:CPU computes every
-        # check again inside every gated write)
-        code = jnp.sort(jnp.stack([first[-1][0]] * 2))[0]
-        ((aux, outs),) = fn(*inputs, code).items()
-        return {aux: outs[:-1] + (first[-1],)}
+        ((aux, first),) = fn(*inputs, zero).items()
+        if gated:
+            # (a sort, which XLA never fuses into its users: otherwise XLA:CPU computes
+            # every check again inside every gated write)
+            code = jnp.sort(jnp.stack([first[-1][0]] * 2))[0]
+            ((aux, outs),) = fn(*inputs, code).items()
+            return {aux: outs[:-1] + (first[-1],)}
+        if trace.discovered:  # (never run: the call is described and traced again)
+            return {aux: first}
+        positions = plan.positions
+
+        def passed(ins: tuple) -> tuple:
+            return next(iter(fn(*ins, zero).values()))[:-1]
+
+        def unchanged(ins: tuple) -> tuple:
+            same = [ins[positions[k]] for _, k in aux.pairs]
+            rest = first[len(same):-1]  # (None for a Tensor among the results)
+            return tuple(same + [None if o is None else lax.full_like(o, 0) for o in rest])
+
+        code = first[-1][0]
+        outs = lax.cond(code == 0, passed, unchanged, tuple(inputs))
+        return {jpt.coded(aux): tuple(outs) + (code,)}
 
     def _warn_unrolled(self, trace: jtr.Trace) -> None:
         """Warn (once per function) when the trace holds as many writes as a Python loop

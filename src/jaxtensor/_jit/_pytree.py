@@ -44,7 +44,7 @@ class Aux:
     """
 
     __slots__ = ("written", "pairs", "out_tree", "out_desc", "n_new", "checks", "none",
-                 "discovered", "owners")
+                 "discovered", "owners", "coded")
 
     def __init__(self, written: tuple, out_tree: Any, out_desc: tuple, n_new: int,
                  checks: tuple, discovered: tuple, owners: dict | None = None) -> None:
@@ -59,11 +59,22 @@ class Aux:
         # per storage number of a closed-over Tensor among the results: that Tensor's
         # owner (weakly), the base its views come back on, as eagerly
         self.owners = owners or {}
+        # the arrays end with the number of the first failed check (0: none), not with
+        # ``[code, value]`` (see ``Jitted._body_hoisted``)
+        self.coded = False
 
     def __repr__(self) -> str:
         # (named in the compiled program's result attributes: an address there would give
         # the program a new persistent-cache key in every process)
         return "outputs"
+
+
+def coded(aux: Aux) -> Aux:
+    """``aux`` for a program whose last output is the number of the first failed check."""
+    new = Aux(aux.written, aux.out_tree, aux.out_desc, aux.n_new, (), aux.discovered,
+              aux.owners)
+    new.coded = True
+    return new
 
 
 def tensor_on(storage: Storage, view: _view.View | None, base: Tensor | None) -> Tensor:
