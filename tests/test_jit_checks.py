@@ -455,13 +455,19 @@ def _mixed_program(x, c, i, j):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("export", [False, True])
-def test_passing_and_failing_calls_in_any_order_match_eager(seed: int, export: bool) -> None:
+@pytest.mark.parametrize("keyword", [False, True])  # (a keyword: the general call path)
+def test_passing_and_failing_calls_in_any_order_match_eager(seed: int, export: bool,
+                                                            keyword: bool) -> None:
     rng = np.random.default_rng(seed)
     pairs = [tuple(int(v) for v in rng.choice([0, 3, 4, -4, -5, 1], 2)) for _ in range(8)]
     want_x, want_c = np.arange(6, dtype=np.float32), np.arange(4, dtype=np.float32)
     eager_x, eager_c = jt.asarray(want_x), jt.asarray(want_c)
     x, c = jt.asarray(want_x), jt.asarray(want_c)
-    f = jt.jit(_mixed_program)
+    jitted = jt.jit(_mixed_program)
+
+    def f(x, c, i, j):
+        return jitted(x, c, i, j=j) if keyword else jitted(x, c, i, j)
+
     for i, j in pairs:
         if export:  # (a value handed out is not donated: the call copies)
             x.to_jax()
@@ -511,3 +517,23 @@ def test_gated_program_compiles_once_and_only_when_a_check_fails() -> None:
         except IndexError:
             pass
     np.testing.assert_array_equal(x.numpy(), want)
+
+
+def test_check_read_falls_back_where_an_array_has_no_buffer() -> None:
+    """The first failure's number is read through the buffer protocol (XLA:CPU arrays);
+    an array without one (an accelerator's) is read with ``np.asarray`` from then on."""
+    x = jt.zeros(8)
+    f = jt.jit(_checked_writes(2))
+    f(x, jax.numpy.asarray(0))
+    nonzero = f._jaxtensor_jit._guard.plan.fn.nonzero
+    assert nonzero(jax.numpy.asarray(3)) and not nonzero(jax.numpy.asarray(0))
+
+    class NoBuffer:  # (np.asarray reads it; memoryview cannot)
+        def __init__(self, v: int) -> None:
+            self.v = v
+
+        def __array__(self, dtype=None, copy=None):
+            return np.asarray(self.v, dtype=dtype)
+
+    assert nonzero(NoBuffer(2)) and not nonzero(NoBuffer(0))
+    assert nonzero(jax.numpy.asarray(5)) and not nonzero(jax.numpy.asarray(0))

@@ -46,10 +46,10 @@ def unlock(locks: list[Any]) -> None:
         lk.release()
 
 
-def make(key: tuple, n_args: int, plan: Any, donate: bool, call: Any) -> Callable:
+def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Callable:
     """The guard of ``key`` (per argument None for a number or array, else whether the
     Tensor's buffer is donated; then, per closed-over storage, whether it is donated);
-    ``call``: the context variable a trace reads the call from."""
+    ``call_var``: the context variable a trace reads the call from."""
     n_impl = len(key) - n_args
     src = ["def guard(self, args):", f"    if len(args) != {n_args}:", "        return MISS"]
     if n_args:
@@ -90,11 +90,17 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call: Any) -> Callabl
         undo = "".join(f"{sts[k]}.restore(x{k}); " for k in range(i + 1))
         src += [f"        if d{i} is not {flags[i]}:", f"            {undo}return MISS"]
     restore = "; ".join(f"{sts[k]}.restore(x{k})" for k in range(len(sts)) if flags[k])
+    coded = hasattr(plan.fn, "again")  # (see Jitted._body_hoisted: checks, then writes)
+    call = (f"            res = fast({', '.join(inputs)})\n"
+            "            for aux in res:\n"
+            "                if aux.coded and nonzero(res[aux][-1]):\n"
+            f"                    res = again(({''.join(i + ', ' for i in inputs)}), aux, "
+            "res[aux])") if coded else f"            res = fn({', '.join(inputs)})"
     src += [
         f"        sts = {sts_list}",
         "        tok = CALL.set(sts)",
         "        try:",
-        f"            res = fn({', '.join(inputs)})",
+        call,
         "        except BaseException:",
         f"            {restore or 'pass'}",
         "            raise",
@@ -106,7 +112,9 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call: Any) -> Callabl
     if not single:
         src += ["    finally:", "        unlock(held)"]
     ns = {"MISS": MISS, "PLAIN": PLAIN, "Tensor": Tensor, "plan": plan, "fn": plan.fn,
-          "lock": lock, "unlock": unlock, "CALL": call}
+          "lock": lock, "unlock": unlock, "CALL": call_var}
+    if coded:
+        ns.update(fast=plan.fn.fast, nonzero=plan.fn.nonzero, again=plan.fn.again)
     exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
     guard = ns["guard"]
     guard.plan = plan

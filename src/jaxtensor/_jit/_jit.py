@@ -141,25 +141,43 @@ def _coded(fast: Callable, plan: Plan, make_gated: Callable[[], Callable]) -> Ca
     output is the number of the first failed check when the trace's checks were hoisted
     ahead of the writes (``Aux.coded``): then a failed call, which wrote nothing, is made
     again by the plan's gated program (made by ``make_gated()`` at the first failure),
-    whose results carry the error and the writes eager code makes before it. (A plain
-    function: an object's ``__call__`` cost 2 us more per call.)"""
+    whose results carry the error and the writes eager code makes before it.
+
+    The guard of a plain call (``_guard.py``) makes the same steps inline, with the
+    function's attributes ``fast``, ``nonzero`` and ``again``. (Plain functions: an
+    object's ``__call__`` cost 2 us more per call.)"""
     gated: list[Callable] = []
     positions = plan.positions
+    buffer_read = [True]
+
+    def nonzero(code: Any) -> bool:
+        # Read with the buffer protocol where the array has one (XLA:CPU; it waits for
+        # the value): 1 us less per call than np.asarray, JAX's Python conversion path.
+        if buffer_read[0]:
+            try:
+                return any(memoryview(code).tobytes())
+            except (BufferError, TypeError, ValueError):  # (an accelerator's buffer)
+                buffer_read[0] = False
+        return bool(np.asarray(code))
+
+    def again(ins: tuple, aux: Any, outs: tuple) -> Any:
+        args = list(ins)
+        for j, k in aux.pairs:  # (the values the failed call was given, unchanged)
+            args[positions[k]] = outs[j]
+        if not gated:
+            gated.append(make_gated())
+        return gated[0](*args)
 
     def call(*ins: Any) -> Any:
         res = fast(*ins)
         for aux in res:
-            if aux.coded:
-                outs = res[aux]
-                if np.asarray(outs[-1]):
-                    args = list(ins)
-                    for j, k in aux.pairs:  # (the values the failed call was given)
-                        args[positions[k]] = outs[j]
-                    if not gated:
-                        gated.append(make_gated())
-                    return gated[0](*args)
+            if aux.coded and nonzero(res[aux][-1]):
+                return again(ins, aux, res[aux])
         return res
 
+    call.fast = fast  # type: ignore[attr-defined]
+    call.nonzero = nonzero  # type: ignore[attr-defined]
+    call.again = again  # type: ignore[attr-defined]
     call.lower = fast.lower  # type: ignore[attr-defined]
     return call
 

@@ -40,7 +40,8 @@ class Aux:
     description of the variant JAX ran without any Python pytree code. ``arrays``: the
     final values of the ``written`` storages (numbered over the call's storages, then the
     ``discovered`` ones), the new storages of the results, the results' own leaves, and,
-    when the trace made bounds checks, their ``[code, value]`` output.
+    when the trace made bounds checks, their ``[code, value]`` output (or, ``coded``, the
+    number of the first failed check alone).
     """
 
     __slots__ = ("written", "pairs", "out_tree", "out_desc", "n_new", "checks", "none",
