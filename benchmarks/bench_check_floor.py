@@ -16,11 +16,13 @@ JAX three ways, beside jaxtensor's two, in one process on one core, rounds alter
 Run::
 
     python benchmarks/bench_check_floor.py   # prints a table (µs per call, ratios)
+    python benchmarks/bench_check_floor.py --platform gpu
 """
 
 from __future__ import annotations
 
 import argparse  # noqa: E402
+import os  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
@@ -114,7 +116,10 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rounds", type=int, default=15)
     p.add_argument("-n", type=int, default=300)
+    p.add_argument("--platform", help="JAX platform (cpu, gpu); default: JAX's default")
     a = p.parse_args()
+    if a.platform:
+        os.environ["JAX_PLATFORMS"] = a.platform
     best = measure(a.rounds, a.n)
     print("| program | µs per call | / writes | / jaxtensor unchecked |")
     print("| --- | ---: | ---: | ---: |")
