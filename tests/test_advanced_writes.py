@@ -83,6 +83,17 @@ def _where_lowerable(np_key: Any, jt_key: Any, x_shape: tuple[int, ...], v_np: A
     return at < 0 or vs[at] == 1
 
 
+def _subnormal(v: object, dtype: np.dtype) -> bool:
+    """Whether ``v`` cast to ``dtype`` holds a subnormal number."""
+    if dtype.kind not in "fc":
+        return False
+    with np.errstate(all="ignore"):
+        a = np.asarray(v).astype(dtype)
+    parts = [a.real, a.imag] if dtype.kind == "c" else [a]
+    tiny = np.finfo(dtype).tiny
+    return any(bool(np.any((p != 0) & (np.abs(p) < tiny))) for p in parts)
+
+
 @given(data=st.data(), shape=shapes(min_dims=1), dtype=st.sampled_from(X_DTYPES))
 def test_setitem_under_jit_matches_numpy(data: st.DataObject, shape: tuple[int, ...],
                                          dtype: np.dtype) -> None:
@@ -94,6 +105,7 @@ def test_setitem_under_jit_matches_numpy(data: st.DataObject, shape: tuple[int, 
         assume(False)
     v_jt, v_np = data.draw(values(np.shape(target), base_np.dtype), label="value")
     assume(_single_value_error(v_np, base_np.dtype) is None)
+    assume(not _subnormal(v_np, base_np.dtype))  # (XLA:CPU flushes them, as jax.numpy does)
     want = base_np.copy()
     with np.errstate(all="ignore"):
         want[np_view_index(index.np_index)] = v_np

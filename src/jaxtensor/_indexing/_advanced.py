@@ -201,6 +201,8 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
 def _broadcast_size(arrays: list, plan: Plan) -> int:
     shapes = [it.shape for it in plan.items if type(it) is IntArray]
     shapes += [(1 if it.value else 0,) for it in plan.items if type(it) is PyBool]
+    if len(shapes) == 1:  # (one index array, the commonest: np.broadcast_shapes costs 4 us)
+        return math.prod(shapes[0])
     return math.prod(np.broadcast_shapes(*shapes)) if shapes else 1
 
 
