@@ -537,3 +537,35 @@ def test_check_read_falls_back_where_an_array_has_no_buffer() -> None:
 
     assert nonzero(NoBuffer(2)) and not nonzero(NoBuffer(0))
     assert nonzero(jax.numpy.asarray(5)) and not nonzero(jax.numpy.asarray(0))
+
+
+@pytest.mark.parametrize("bad", [False, True])
+def test_effects_of_a_checked_function_run_once_per_call(bad: bool) -> None:
+    """A ``jax.debug.callback`` in a function with checks runs once per call (the hoisted
+    checks apply the traced program twice: a function with effects is not hoisted)."""
+    seen = []
+
+    @jt.jit
+    def f(x, i):
+        x[i] = x[i] + 1.0
+        jax.debug.callback(lambda v: seen.append(float(v)), x[0].to_jax())
+        x[i + 2] = 5.0
+
+    x = jt.zeros(4)
+    i = 2 if bad else 0
+    for _ in range(3):
+        if bad:
+            with pytest.raises(IndexError):
+                f(x, jax.numpy.asarray(i))
+        else:
+            f(x, jax.numpy.asarray(i))
+        jax.effects_barrier()
+    want = np.zeros(4, np.float32)
+    eager_seen = []
+    for _ in range(3):
+        want[i] += 1.0
+        eager_seen.append(float(want[0]))
+        if not bad:
+            want[i + 2] = 5.0
+    assert seen == eager_seen
+    np.testing.assert_array_equal(x.numpy(), want)

@@ -693,10 +693,10 @@ class Jitted:
         the code as its last output (read by :func:`_coded`): a passing call pays no gate.
         A failing one is made again by the *gated* program (``gated``: the traced program
         applied with that code, whose writes are what eager code leaves), compiled at the
-        plan's first failure. Where the checks read a write or a loop, the function is
-        traced again with each write gated by the checks before it (a chain of every
-        earlier check, fused into every write by XLA: 32 checked writes cost 3.7x
-        unchecked ones that way)."""
+        plan's first failure. Where the checks read a write or a loop, or the function has
+        effects (which would run in both applications), it is traced again with each write
+        gated by the checks before it (a chain of every earlier check, fused into every
+        write by XLA: 32 checked writes cost 3.7x unchecked ones that way)."""
         traces: list[jtr.Trace] = []
 
         def inner(*ins: Any) -> dict:
@@ -719,7 +719,8 @@ class Jitted:
         self._warn_unrolled(trace)
         if not trace.items:
             return fn(*inputs, zero)
-        if not jtr.hoistable(traced.jaxpr.jaxpr):
+        if traced.jaxpr.effects or not jtr.hoistable(traced.jaxpr.jaxpr):
+            # (an effect, a jax.debug.print say, would run in both applications)
             out, _ = self._run(spec, call, inputs, jtr.OWN)
             return out
         ((aux, first),) = fn(*inputs, zero).items()
