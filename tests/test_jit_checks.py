@@ -9,6 +9,8 @@ the failing write and everything after it changed nothing, with or without donat
 
 from __future__ import annotations
 
+import re
+
 import jax
 import numpy as np
 import pytest
@@ -569,3 +571,58 @@ def test_effects_of_a_checked_function_run_once_per_call(bad: bool) -> None:
             want[i + 2] = 5.0
     assert seen == eager_seen
     np.testing.assert_array_equal(x.numpy(), want)
+
+
+@settings(max_examples=30)
+@given(data=st.data())
+def test_checked_calls_return_what_eager_code_returns(data) -> None:
+    """Random results (a view of an argument, a new Tensor, a number, a closed-over Tensor
+    or a view of it) of a function whose checks pass or fail, over a sequence of calls:
+    the results, the error and every Tensor as eager jaxtensor has them."""
+    kinds = data.draw(st.lists(st.sampled_from(["view", "new", "number", "closed",
+                                                "closed_view"]), max_size=4), label="results")
+    ks = data.draw(st.lists(st.sampled_from([0, 2, 3, -4, 5, -6]), min_size=1, max_size=4),
+                   label="calls")
+
+    def make():
+        x, c = jt.asarray(np.arange(6, dtype=np.float32)), jt.asarray(np.ones(4, np.float32))
+
+        def program(x, k):
+            c[k] = c[k] + 2.0  # a check on a closed-over Tensor
+            x[1:3] = x[1:3] + c[0]
+            out = []
+            for kind in kinds:
+                if kind == "view":
+                    out.append(x[::2])
+                elif kind == "new":
+                    out.append(x * 2.0)
+                elif kind == "number":
+                    out.append(x.sum())
+                elif kind == "closed":
+                    out.append(c)
+                else:
+                    out.append(c[1:])
+            return tuple(out)
+        return x, c, program
+
+    ex, ec, eager = make()
+    jx, jc, traced = make()
+    f = jt.jit(traced)
+    for k in ks:
+        try:
+            want = eager(ex, k)
+        except IndexError as e:
+            with pytest.raises(IndexError, match=re.escape(str(e))):
+                f(jx, jax.numpy.asarray(k))
+        else:
+            got = f(jx, jax.numpy.asarray(k))
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+                assert isinstance(g, jt.Tensor) == isinstance(w, jt.Tensor)
+            for g, w in zip(got, want):  # views write through, as eagerly
+                if isinstance(w, jt.Tensor) and w._base is not None:
+                    g[0] = -7.0
+                    w[0] = -7.0
+        np.testing.assert_array_equal(jx.numpy(), ex.numpy())
+        np.testing.assert_array_equal(jc.numpy(), ec.numpy())
