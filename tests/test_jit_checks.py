@@ -507,9 +507,10 @@ def test_gated_program_compiles_once_and_only_when_a_check_fails() -> None:
         except IndexError:
             raised.append(k)
 
-    assert count_compiles(lambda: call(3)) == 1  # the passing program
+    call(3)  # the passing program (and any helper a fresh process compiles once)
     assert count_compiles(lambda: [call(k) for k in range(10, 40)]) == 0
-    assert count_compiles(lambda: call(98)) == 1  # the gated program
+    # the gated program (an accelerator runs it for every call: no cond there)
+    assert count_compiles(lambda: call(98)) == (jax.default_backend() == "cpu")
     assert count_compiles(lambda: [call(k) for k in (97, 99, -101, 200, 0)]) == 0
     assert raised == [98, 97, 99, -101, 200]
     want = np.zeros(100, np.float32)

@@ -30,6 +30,7 @@ Tracer = jax.core.Tracer
 _ArrayImpl = type(jnp.zeros(()))
 _IDX_NP = np.int64 if jax.config.read("jax_enable_x64") else np.int32
 prepare_value = _values.prepare_value
+kept_scalar = _values.kept_scalar
 
 
 # -- the operations ---------------------------------------------------------------------
@@ -153,7 +154,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     val = prepare_value(value, x.dtype, adv.shape)
     if math.prod(adv.shape) == 0:
         return
-    val = _kept_scalar(value, val)
+    val = kept_scalar(value, val)
     dyn, duplicates = _advanced.host_dedupe(adv)
     struct, in_shape, out_shape = adv.struct, adv.in_shape, adv.shape
     _kernels.write_indexed(
@@ -211,19 +212,7 @@ def _write_basic(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Any)
     dyn = device_constant(("starts", st), lambda: jax.device_put(np.array(st, _IDX_NP)))
     if dyn is None:
         dyn = np.array(st, dtype=_IDX_NP)
-    storage.update(tpl.pick, dyn, _kept_scalar(value, val))
-
-
-def _kept_scalar(value: Any, val: Any) -> Any:
-    """``val`` (the prepared ``value``), as a kept device array when ``value`` is a Python
-    number written again and again (JAX would copy it to the device on every call)."""
-    t = type(value)
-    if t is float or t is int or t is bool:
-        k = ("value", t, value, val.dtype, math.copysign(1.0, value) if t is float else 0)
-        kept = device_constant(k, lambda: jax.device_put(val))
-        if kept is not None:
-            return kept
-    return val
+    storage.update(tpl.pick, dyn, kept_scalar(value, val))
 
 
 def _same(a: list, b: list) -> bool:

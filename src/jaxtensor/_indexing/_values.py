@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _dtypes, asarray
+from .._core import Tensor, _dtypes, asarray, device_constant
 from .._core import current as _current_jit
 
 Tracer = jax.core.Tracer
@@ -146,3 +146,18 @@ def _has_traced(seq: Any) -> bool:
 
 def _fmt(shape: tuple[int, ...]) -> str:
     return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def kept_scalar(value: Any, val: Any) -> Any:
+    """``val`` (the prepared ``value``), as a kept device array when ``value`` is a Python
+    number written again and again (JAX would copy it to the device on every call: on an
+    accelerator, a host-to-device transfer per write)."""
+    t = type(value)
+    if t is float or t is int or t is bool:
+        k = ("value", t, value, val.dtype, np.shape(val),
+             math.copysign(1.0, value) if t is float else 0)
+        kept = device_constant(k, lambda: jax.device_put(val))
+        if kept is not None:
+            return kept
+    return val
+

@@ -48,7 +48,7 @@ _MISSING = object()
 OWN, CHECKIFY, INHERIT = "own", "checkify", "inherit"
 
 
-def _no_error_rule(error: Any, enabled_errors: Any) -> tuple[Any, Any]:
+def _no_error_rule(error: Any, enabled_errors: Any, *_: Any, **__: Any) -> tuple[Any, Any]:
     preds = [jnp.any(p) for p in checkify_error_preds(error)]
     failed = preds[0] if preds else jnp.bool_(False)
     for p in preds[1:]:
