@@ -35,7 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import IDX, Tensor, _kernels, _view, asarray, device_constant
+from .._core import Tensor, _kernels, _view, asarray
 from . import _basic, _plan
 from ._plan import Int, IntArray, Mask, NonConcreteBooleanIndexError, Plan, PyBool, Slice
 from ._values import kept_scalar, prepare_value
@@ -170,16 +170,7 @@ def write(x: Tensor, plan: Plan, sig: tuple, values: list[Any], value: Any) -> b
     steps, comp = f.tpl.steps, f.tpl.comp
     layout = f.value_layout()
     kernels = _kernels.kernels(key, lambda: _where_kernel(steps, comp, one, layout, q, d))
-    starts = f.view.starts
-    if not isinstance(val, Tracer) and all(type(s) is int for s in starts):
-        # repeated starts and values go to the kernel as kept device arrays (the frame's
-        # view is new at every write: its own cache would convert them every time)
-        st = tuple(starts)
-        dyn = device_constant(("starts", st), lambda: jax.device_put(np.array(st, IDX)))
-        x._storage.update(kernels, f.view.dyn() if dyn is None else dyn, f.mask,
-                          kept_scalar(value, val))
-        return True
-    x._storage.update(kernels, f.view.dyn(), f.mask, val)
+    x._storage.update(kernels, f.view.dyn(), f.mask, kept_scalar(value, val))
     return True
 
 
