@@ -8,7 +8,7 @@ from . import _config  # (first: turns on 64-bit mode before any array exists)
 from . import _cache, _constants, _context, _conversion, _dtypes, _kernels, _storage, _view
 from ._cache import cache, clear_caches
 from ._config import X64
-from ._constants import device_constant
+from ._constants import device_constant, starts_array
 from ._conversion import as_device, asarray
 from ._context import JitTrace, check_traced, current
 from ._storage import Storage, TracerLeakError, current_trace
@@ -19,7 +19,7 @@ from ._view import View
 
 __all__ = [
     "IDX", "JitTrace", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
-    "clear_caches", "current", "current_trace", "device_constant", "new_tensor",
+    "clear_caches", "current", "current_trace", "device_constant", "new_tensor", "starts_array",
     "storage_layout",
     # modules used as namespaces by the layers above
     "_cache", "_config", "_constants", "_context", "_conversion", "_dtypes", "_kernels",

@@ -16,8 +16,9 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 import jax
+import numpy as np
 
-from . import _cache
+from . import _cache, _config
 
 Tracer = jax.core.Tracer
 
@@ -44,3 +45,15 @@ def device_constant(key: Hashable, make: Callable[[], Any]) -> Any | None:
         return None
     _arrays[key] = arr
     return arr
+
+
+_IDX_NP = np.int64 if _config.X64 else np.int32
+
+
+def starts_array(starts: tuple[int, ...]) -> Any:
+    """Integer start offsets as a kernel argument: their kept device array from the second
+    use of these starts on, else a host array. Shared by every write with these starts,
+    also through a view made anew for each write (a mask's frame)."""
+    d = device_constant(("starts", starts), lambda: jax.device_put(np.array(starts, _IDX_NP)))
+    return np.array(starts, dtype=_IDX_NP) if d is None else d
+

@@ -27,7 +27,6 @@ import numpy as np
 from jax import lax
 
 from . import _cache, _config
-from ._constants import device_constant
 from ._context import current as _current_jit
 
 NEWAXIS = -1  # an inserted axis of size 1
@@ -245,14 +244,6 @@ def _n_dyn(step: Step) -> int:
     return len(step.in_shape) if type(step) is AxisStep else 0
 
 
-def starts_array(starts: tuple) -> Any:
-    """Integer start offsets as a kernel argument: the kept device array of these starts
-    from their second use on (:func:`~._constants.device_constant`; an accelerator would
-    otherwise get a host-to-device transfer per kernel call), else a host array."""
-    d = device_constant(("starts", starts), lambda: jax.device_put(np.array(starts, _IDX_NP)))
-    return np.array(starts, dtype=_IDX_NP) if d is None else d
-
-
 class View:
     """An immutable view description: steps, their start offsets and a component."""
 
@@ -279,9 +270,7 @@ class View:
         """The start offsets as one integer array (a kernel argument).
 
         Host array on first use; from the second use on, a device copy kept on the view (JAX
-        would otherwise convert the host array on every kernel call), or already on the
-        first use where other views had these starts (:func:`starts_array`: a view made
-        anew for every write, such as a fresh ``x.T`` or a mask's frame, needs that).
+        would otherwise convert the host array on every kernel call).
         """
         d = self.dyn_cache
         if d is not None:
@@ -290,14 +279,10 @@ class View:
                 if not isinstance(dev, Tracer):
                     self.dyn_cache = d = dev
             return d
-        starts = self.starts
-        if all(type(v) is int for v in starts):
-            d = starts_array(tuple(starts))
-        else:
-            try:
-                d = np.array(starts, dtype=_IDX_NP)
-            except Exception:  # noqa: BLE001 - a traced start (an index inside jit)
-                return jnp.stack([jnp.asarray(v, _IDX_NP) for v in starts])
+        try:
+            d = np.array(self.starts, dtype=_IDX_NP)
+        except Exception:  # noqa: BLE001 - a traced start (an index inside jit)
+            return jnp.stack([jnp.asarray(v, _IDX_NP) for v in self.starts])
         self.dyn_cache = d
         return d
 

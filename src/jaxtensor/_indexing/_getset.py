@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _kernels, _view
+from .._core import Tensor, _kernels, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
 from ._plan import NonConcreteBooleanIndexError
@@ -208,7 +208,7 @@ def _write_basic(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Any)
         storage.update(tpl.pick, _starts_array(starts), val)
         return
     # repeated starts and scalar values go to the kernel as kept device arrays
-    storage.update(tpl.pick, _view.starts_array(tuple(starts)), kept_scalar(value, val))
+    storage.update(tpl.pick, starts_array(tuple(starts)), kept_scalar(value, val))
 
 
 def _same(a: list, b: list) -> bool:

@@ -35,7 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _kernels, _view, asarray
+from .._core import Tensor, _kernels, _view, asarray, starts_array
 from . import _basic, _plan
 from ._plan import Int, IntArray, Mask, NonConcreteBooleanIndexError, Plan, PyBool, Slice
 from ._values import kept_scalar, prepare_value
@@ -170,7 +170,11 @@ def write(x: Tensor, plan: Plan, sig: tuple, values: list[Any], value: Any) -> b
     steps, comp = f.tpl.steps, f.tpl.comp
     layout = f.value_layout()
     kernels = _kernels.kernels(key, lambda: _where_kernel(steps, comp, one, layout, q, d))
-    x._storage.update(kernels, f.view.dyn(), f.mask, kept_scalar(value, val))
+    # (the frame's view is new at every write: its own cache of the starts never serves)
+    starts = f.view.starts
+    dyn = (starts_array(tuple(starts)) if all(type(s) is int for s in starts)
+           else f.view.dyn())
+    x._storage.update(kernels, dyn, f.mask, kept_scalar(value, val))
     return True
 
 
