@@ -77,3 +77,33 @@ def test_lists_inside_jaxtensor_jit_index_as_eagerly(key):
     np.testing.assert_array_equal(np.asarray(x), a2)
     with pytest.raises(IndexError, match="out of bounds"):
         read(x, [0, 5])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16"])
+@pytest.mark.parametrize("n", [200, 70000])
+def test_narrow_index_dtypes_address_long_axes(dtype: str, n: int) -> None:
+    """An 8- or 16-bit index (array or scalar, NumPy or Tensor, eager or compiled) on an
+    axis longer than its dtype holds selects what NumPy selects: a negative index plus the
+    axis's size is computed wide enough (it overflowed, or raised JAX's OverflowError)."""
+    info = np.iinfo(dtype)
+    vals = [v for v in (-29, 3, info.max, info.min, -1, -29)
+            if info.min <= v <= info.max and -n <= v < n]
+    idx = np.array(vals, dtype)
+    base = np.arange(n, dtype=np.float32)
+    pos = np.where(idx.astype(np.int64) < 0, idx.astype(np.int64) + n, idx)
+    for index in (idx, jt.asarray(idx)):
+        np.testing.assert_array_equal(jt.asarray(base)[index].numpy(), base[idx])
+        x = jt.asarray(base)
+        x[index] = -jt.arange(len(vals), dtype=jt.float32)
+        want = base.copy()
+        want[idx] = -np.arange(len(vals), dtype=np.float32)
+        np.testing.assert_array_equal(x.numpy(), want)
+    np.testing.assert_array_equal(
+        jt.index_select(jt.asarray(base), 0, jt.asarray(idx)).numpy(), base[pos])
+    np.testing.assert_array_equal(jt.take(jt.asarray(base), jt.asarray(idx)).numpy(), base[idx])
+    compiled = jt.jit(lambda t, i, k: t.__setitem__(i, t[k] + 1.0))
+    x = jt.asarray(base)
+    compiled(x, jax.numpy.asarray(idx), jax.numpy.asarray(idx[0]))
+    want = base.copy()
+    want[idx] = base[idx[0]] + 1.0
+    np.testing.assert_array_equal(x.numpy(), want)

@@ -54,6 +54,7 @@ from jax import lax
 
 from . import _args
 from ._args import sharded
+from ._core import IDX as _IDX
 from ._core import Tensor, _cache, _kernels, check_traced, new_tensor
 from ._core._uninitialized import uninitialized
 
@@ -102,16 +103,17 @@ def index_value(index: Any, fname: str, name: str = "index", *, allow_bool: bool
             v = v.astype(np.int64)
     else:  # anything else asarray takes (a range, a buffer, another library's array)
         v = _args.value(index, name, fname)
-    kind = np.dtype(v.dtype).kind
-    if kind == "b" and allow_bool:
+    dt = np.dtype(v.dtype)
+    if dt.kind == "b" and allow_bool:
         return v
-    if kind not in "iu":
+    if dt.kind not in "iu":
         raise TypeError(
             f"{fname}(): {name} must have an integer dtype (int32 or int64), got "
-            f"{np.dtype(v.dtype)}; convert it with .astype(jaxtensor.int64)"
-            + ("" if kind != "b" else " or use jaxtensor.nonzero(mask) for a boolean mask")
+            f"{dt}; convert it with .astype(jaxtensor.int64)"
+            + ("" if dt.kind != "b" else " or use jaxtensor.nonzero(mask) for a boolean mask")
         )
-    return v
+    # (8- and 16-bit indices cannot hold an axis's size added to a negative one)
+    return v.astype(_IDX) if dt.itemsize < 4 else v
 
 
 def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:

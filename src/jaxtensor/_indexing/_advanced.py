@@ -26,6 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._core import IDX as _IDX
 from .._core import _cache, _kernels, check_traced
 from . import _plan
 from ._plan import Int, IntArray, NewAxis, Plan, PyBool, Slice
@@ -249,10 +250,17 @@ def host_dedupe(adv: Advanced) -> tuple[list[Any], str]:
     return dyn, how
 
 
+def _wide(a: np.ndarray, n: int) -> np.ndarray:
+    """``a`` in a dtype that holds its entries plus ``n`` (the axis size added to the
+    negative ones)."""
+    bits = 8 * a.dtype.itemsize - (a.dtype.kind == "i")
+    return a if n < (1 << bits) - n else a.astype(np.int64)
+
+
 def _decide(dyn: list[Any], vals: list[np.ndarray], entries: list[tuple[int, int]]
             ) -> tuple[list[Any], str]:
     """:func:`host_dedupe`'s decision on the host copies ``vals`` of the index arrays."""
-    arrays = np.broadcast_arrays(*vals)
+    arrays = np.broadcast_arrays(*[_wide(v, n) for v, (_, n) in zip(vals, entries)])
     k = arrays[0].size
     if k <= 1:
         return dyn, UNIQUE
@@ -294,7 +302,8 @@ def rebuild(struct: tuple, dyn: tuple, shape: tuple[int, ...], dedupe: bool) -> 
         elif k == "s":
             idx.append(slice(s[1], s[2], s[3]))
         else:
-            v = jnp.asarray(dyn[d])
+            # (in the index dtype: an int8 index array of an axis of 200 would wrap)
+            v = jnp.asarray(dyn[d], _IDX)
             d += 1
             n = shape[s[1]]
             adv.append((len(idx), n))

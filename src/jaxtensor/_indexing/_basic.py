@@ -111,6 +111,8 @@ class Template:
                     jt.check_index(i, n, axis)
                 if wrapped is ints:
                     wrapped = list(ints)
+                # (in the index dtype: an int8 index of an axis of 200 would wrap)
+                i = jnp.asarray(i, _view._IDX_NP)
                 wrapped[j] = jnp.where(i < 0, i + n, i)
             elif i < 0:
                 if i < -n:
