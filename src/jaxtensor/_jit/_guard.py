@@ -91,11 +91,16 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Cal
         src += [f"        if d{i} is not {flags[i]}:", f"            {undo}return MISS"]
     restore = "; ".join(f"{sts[k]}.restore(x{k})" for k in range(len(sts)) if flags[k])
     coded = hasattr(plan.fn, "again")  # (see Jitted._body_hoisted: checks, then writes)
-    call = (f"            res = fast({', '.join(inputs)})\n"
+    args = ", ".join(inputs)
+    call = (f"            res = fast({args})\n"
             "            for aux in res:\n"
             "                if aux.coded and nonzero(res[aux][-1]):\n"
             f"                    res = again(({''.join(i + ', ' for i in inputs)}), aux, "
-            "res[aux])") if coded else f"            res = fn({', '.join(inputs)})"
+            "res[aux])") if coded else f"            res = fn({args})"
+    if coded and plan.host is not None:  # (decided at the plan's first trace, made before)
+        call = (f"            if not host(({''.join(i + ', ' for i in inputs)})):\n"
+                f"                res = slow({args})\n"
+                "            else:\n" + "\n".join("    " + line for line in call.split("\n")))
     src += [
         f"        sts = {sts_list}",
         "        tok = CALL.set(sts)",
@@ -114,7 +119,8 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Cal
     ns = {"MISS": MISS, "PLAIN": PLAIN, "Tensor": Tensor, "plan": plan, "fn": plan.fn,
           "lock": lock, "unlock": unlock, "CALL": call_var}
     if coded:
-        ns.update(fast=plan.fn.fast, nonzero=plan.fn.nonzero, again=plan.fn.again)
+        ns.update(fast=plan.fn.fast, nonzero=plan.fn.nonzero, again=plan.fn.again,
+                  slow=plan.fn.slow, host=plan.host)
     exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
     guard = ns["guard"]
     guard.plan = plan

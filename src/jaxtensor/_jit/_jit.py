@@ -68,7 +68,7 @@ from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import eval_trace as _eval_trace
 from .._core._jax_private import initial_result_paths as _initial_result_paths
 from .._core._jax_private import trace_state as _trace_state
-from . import _guard, _shardings
+from . import _guard, _hostcheck, _shardings
 from . import _pytree as jpt
 from . import _trace as jtr
 
@@ -98,12 +98,14 @@ class _Call:
     """What a trace started by a call needs: its storages, the JAX trace and the
     ``jaxtensor.jit`` trace it was made under. (A plain call passes just the list.)"""
 
-    __slots__ = ("storages", "outer", "parent")
+    __slots__ = ("storages", "outer", "parent", "concrete")
 
-    def __init__(self, storages: list[Storage], outer: Any, parent: Any) -> None:
+    def __init__(self, storages: list[Storage], outer: Any, parent: Any,
+                 concrete: Sequence | None = None) -> None:
         self.storages = storages
         self.outer = outer
         self.parent = parent
+        self.concrete = concrete  # the compiled function's arguments, when being traced
 
 
 class _Desc(NamedTuple):
@@ -141,11 +143,13 @@ def _coded(fast: Callable, plan: Plan, make_gated: Callable[[], Callable]) -> Ca
     output is the number of the first failed check when the trace's checks were hoisted
     ahead of the writes (``Aux.coded``): then a failed call, which wrote nothing, is made
     again by the plan's gated program (made by ``make_gated()`` at the first failure),
-    whose results carry the error and the writes eager code makes before it.
+    whose results carry the error and the writes eager code makes before it. Where the
+    plan's checks are decided on the host (``plan.host``), ``fast`` has no checks and runs
+    only the calls the host clears; the others run the gated program (``slow``).
 
     The guard of a plain call (``_guard.py``) makes the same steps inline, with the
-    function's attributes ``fast``, ``nonzero`` and ``again``. (Plain functions: an
-    object's ``__call__`` cost 2 us more per call.)"""
+    function's attributes ``fast``, ``nonzero``, ``again`` and ``slow``. (Plain functions:
+    an object's ``__call__`` cost 2 us more per call.)"""
     gated: list[Callable] = []
     positions = plan.positions
     buffer_read = [True]
@@ -160,15 +164,21 @@ def _coded(fast: Callable, plan: Plan, make_gated: Callable[[], Callable]) -> Ca
                 buffer_read[0] = False
         return bool(np.asarray(code))
 
+    def slow(*ins: Any) -> Any:
+        if not gated:
+            gated.append(make_gated())
+        return gated[0](*ins)
+
     def again(ins: tuple, aux: Any, outs: tuple) -> Any:
         args = list(ins)
         for j, k in aux.pairs:  # (the values the failed call was given, unchanged)
             args[positions[k]] = outs[j]
-        if not gated:
-            gated.append(make_gated())
-        return gated[0](*args)
+        return slow(*args)
 
     def call(*ins: Any) -> Any:
+        host = plan.host
+        if host is not None and not host(ins):
+            return slow(*ins)
         res = fast(*ins)
         for aux in res:
             if aux.coded and nonzero(res[aux][-1]):
@@ -178,6 +188,7 @@ def _coded(fast: Callable, plan: Plan, make_gated: Callable[[], Callable]) -> Ca
     call.fast = fast  # type: ignore[attr-defined]
     call.nonzero = nonzero  # type: ignore[attr-defined]
     call.again = again  # type: ignore[attr-defined]
+    call.slow = slow  # type: ignore[attr-defined]
     call.lower = fast.lower  # type: ignore[attr-defined]
     return call
 
@@ -190,7 +201,8 @@ class Plan:
     each thread and task sees its own call).
     """
 
-    __slots__ = ("fn", "donated", "positions", "stale", "ready", "discovered")
+    __slots__ = ("fn", "donated", "positions", "stale", "ready", "discovered", "host",
+                 "host_decided")
 
     def __init__(self, fn: Callable, donated: tuple, positions: tuple) -> None:
         self.fn = fn
@@ -201,6 +213,11 @@ class Plan:
         self.stale = False
         self.ready = False  # traced and compiled (Jitted._ready)
         self.discovered: tuple = ()  # closed-over storages the last trace met (weakly)
+        # OWN mode: whether a call's inputs pass every bounds check, decided on the host
+        # (``_hostcheck.checker``), where the first trace found that possible; its program
+        # then has no checks, and a call the host cannot clear runs the gated program
+        self.host: Callable[[Sequence], bool] | None = None
+        self.host_decided = False
 
 
 def _hashable(v: Any) -> bool:
@@ -512,7 +529,7 @@ class Jitted:
             full[p] = d.storages[k].settled()
         if d.starts:
             full.append(_starts(d.starts))
-        tok = CALL.set(_Call(d.storages, d.outer, d.parent))
+        tok = CALL.set(_Call(d.storages, d.outer, d.parent, full))
         try:
             lowered = plan.fn.lower(*full)
         except _Retrace:
@@ -725,6 +742,9 @@ class Jitted:
             out, _ = self._run(spec, call, inputs, jtr.OWN)
             return out
         ((aux, first),) = fn(*inputs, zero).items()
+        if not (gated or trace.discovered) and self._decide_on_host(plan, traced, inputs,
+                                                                   call):
+            return {jpt.unchecked(aux): first[:-1]}  # (the writes, ungated: code is 0)
         # (an accelerator reads a cond's predicate back to the host in the middle of the
         # program: on an H200, 32 checked writes cost 3.3x unchecked ones that way, 2.2x
         # gated; XLA:CPU reads it in place)
@@ -749,6 +769,26 @@ class Jitted:
         code = first[-1][0]
         outs = lax.cond(code == 0, passed, unchanged, tuple(inputs))
         return {jpt.coded(aux): tuple(outs) + (code,)}
+
+    @staticmethod
+    def _decide_on_host(plan: Plan, traced: Any, inputs: tuple, call: Any) -> bool:
+        """At the first trace of ``plan``: whether its checks can be decided on the host
+        (``_hostcheck``) and this call, being traced, passes them; then ``plan.host`` is
+        set and the program is the writes without checks."""
+        if plan.host_decided:
+            return False
+        plan.host_decided = True
+        concrete = getattr(call, "concrete", None)
+        if concrete is None:
+            return False
+        conds = _hostcheck.analyse(traced.jaxpr, len(inputs))
+        if conds is None:
+            return False
+        passes = _hostcheck.checker(conds, [v.aval for v in traced.jaxpr.jaxpr.invars])
+        if not passes(concrete):
+            return False
+        plan.host = passes
+        return True
 
     def _warn_unrolled(self, trace: jtr.Trace) -> None:
         """Warn (once per function) when the trace holds as many writes as a Python loop

@@ -72,10 +72,15 @@ class Aux:
 
 def coded(aux: Aux) -> Aux:
     """``aux`` for a program whose last output is the number of the first failed check."""
-    new = Aux(aux.written, aux.out_tree, aux.out_desc, aux.n_new, (), aux.discovered,
-              aux.owners)
+    new = unchecked(aux)
     new.coded = True
     return new
+
+
+def unchecked(aux: Aux) -> Aux:
+    """``aux`` for a program without the checks' output."""
+    return Aux(aux.written, aux.out_tree, aux.out_desc, aux.n_new, (), aux.discovered,
+               aux.owners)
 
 
 def tensor_on(storage: Storage, view: _view.View | None, base: Tensor | None) -> Tensor:
