@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._core import Tensor, _dtypes, asarray
+from ._core import Tensor, _dtypes, asarray, current
 
 Tracer = jax.core.Tracer
 
@@ -88,6 +88,37 @@ def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(axes_in_order(axis, ndim)))
 
 
+#: a Python scalar of each kind, for the dtype rules of a weakly typed traced scalar
+_KIND_SCALAR = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+
+
+def weak_scalar(x: Any) -> Any:
+    """The kind of Python scalar ``x`` stands for (``False``, ``0``, ``0.0`` or ``0j``) when
+    it is a weakly typed 0-D traced value, else None. ``jax.jit`` (and so
+    ``jaxtensor.jit``) traces a Python number argument as one, and arithmetic on it stays
+    weak: next to a Tensor it promotes as the number would eagerly (``uint8 + 10`` stays
+    uint8), not as a 64-bit array."""
+    if isinstance(x, Tracer) and x.weak_type and not x.ndim:
+        return _KIND_SCALAR.get(np.dtype(x.dtype).kind)
+    return None
+
+
+def check_weak(x: Any, weak: Any, dt: np.dtype) -> None:
+    """A traced Python number (``weak``, see :func:`weak_scalar`) used as a value of the
+    integer ``dt``: an int out of ``dt``'s range (or a float NaN, infinite or out of range)
+    raises at the call of ``jaxtensor.jit`` as the number raises eagerly (under plain
+    ``jax.jit`` it is converted as there)."""
+    if type(weak) not in (int, float) or dt.kind not in "iu":
+        return
+    if type(weak) is int:
+        have, want = np.iinfo(x.dtype), np.iinfo(dt)
+        if want.min <= have.min and want.max >= have.max:
+            return
+    trace = current.get()
+    if trace is not None:
+        trace.check_value(x, dt)
+
+
 def scalar_or_value(x: Any, other_dtype: np.dtype, fname: str | None = None
                     ) -> tuple[Any, np.dtype]:
     """Value and dtype of an operand that may be a Python scalar (weak, as in the standard's
@@ -95,6 +126,15 @@ def scalar_or_value(x: Any, other_dtype: np.dtype, fname: str | None = None
     if isinstance(x, Tensor):
         v = x._value()
         return v, np.dtype(v.dtype)
+    weak = weak_scalar(x)
+    if weak is not None:
+        dt = _dtypes.scalar_result(other_dtype, weak)
+        if isinstance(weak, complex) and dt.kind != "c":
+            raise TypeError(f"cannot combine a complex scalar with a Tensor of dtype {dt}")
+        if isinstance(weak, float) and dt.kind in "iub":
+            raise TypeError(f"cannot combine a float scalar with a Tensor of dtype {dt}")
+        check_weak(x, weak, dt)
+        return x.astype(dt), dt
     if type(x) in _SCALARS:
         dt = _dtypes.scalar_result(other_dtype, x)
         if isinstance(x, complex) and dt.kind != "c":
@@ -114,7 +154,8 @@ def promoted_pair(x1: Any, x2: Any, name: str = "x1", fname: str | None = None
     """Values of two operands, either of which may be a Python scalar, and their promoted
     dtype. ``x1`` is taken as the array side unless only ``x2`` is a Tensor (or only ``x1``
     is a Python scalar)."""
-    if isinstance(x1, Tensor) or not (isinstance(x2, Tensor) or type(x1) in _SCALARS):
+    if isinstance(x1, Tensor) or not (isinstance(x2, Tensor) or type(x1) in _SCALARS
+                                      or weak_scalar(x1) is not None):
         a = value(x1, name, fname)
         b, bdt = scalar_or_value(x2, np.dtype(a.dtype), fname)
         return a, b, _dtypes.promote(np.dtype(a.dtype), bdt)

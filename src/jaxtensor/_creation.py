@@ -151,6 +151,16 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
     """
     if isinstance(fill_value, Tensor):
         fill_value = fill_value._value()
+    weak = _args.weak_scalar(fill_value)  # (a Python number traced by jit: as the number)
+    if isinstance(fill_value, Tracer):
+        if dtype is not None:
+            dt = _dtypes.as_dtype(dtype)
+        else:
+            dt = np.dtype(fill_value.dtype) if weak is None else _infer_python_dtype(weak)
+        if isinstance(weak, complex) and dt.kind != "c":
+            raise TypeError(f"cannot fill a {dt} Tensor with a complex value")
+        _args.check_weak(fill_value, weak, dt)
+        return _fill(shape, fill_value.astype(dt), dt, device)
     if dtype is None:
         dt = _infer_python_dtype(fill_value)
     else:

@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _complex_special as cs
 from . import _elementwise_kernels as k
-from ._args import tensor, value
+from ._args import tensor, value, weak_scalar
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
 from ._docs._elementwise_docs import DOCS
 from ._fast_operators import remember, typed_scalar
@@ -177,7 +177,7 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
     floating dtype (``divide``, ``atan2``, ...).
     """
     try:
-        a, b, dt = operands(x1, x2)
+        a, b, dt = operands(x1, x2, name in _ORDER, floating)
     except OverflowError:
         if name not in _ORDER:
             raise
@@ -348,9 +348,23 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
         if bound is None:
             kinds.append(None)
             continue
+        weak = weak_scalar(bound)  # (a Python number traced by jit: as the number)
         if isinstance(bound, Tensor):
             b = bound._value()
             kinds.append("t")
+        elif weak is not None:
+            if isinstance(weak, complex):
+                raise TypeError("clip() bounds must be real")
+            if dt.kind in "iu" and isinstance(weak, float):
+                b = bound.astype(_dtypes.default_float)
+                kinds.append("f")
+            elif dt.kind in "iu":
+                info = np.iinfo(dt)
+                b = jnp.clip(bound, info.min, info.max).astype(dt)
+                kinds.append("s")
+            else:
+                b = bound.astype(dt)
+                kinds.append("s")
         elif type(bound) in SCALARS:
             if isinstance(bound, complex):
                 raise TypeError("clip() bounds must be real")

@@ -31,8 +31,9 @@ from typing import Any, NamedTuple
 import jax
 import numpy as np
 
+from ._args import check_weak, weak_scalar
 from ._args import value as _arg_value
-from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
+from ._core import Tensor, _cache, _dtypes, _kernels, _view, current, new_tensor
 from ._fast_operators import _by_signature, _scalar_arg
 
 Tracer = jax.core.Tracer
@@ -159,11 +160,19 @@ def _first(x: Tensor, other: Any, fn: Callable, fname: str, name: str) -> Tensor
             _entries[name, vkey, dt, okey] = _Entry(pick, lo, hi, sdt)
             _run(x, pick, b)
             return x
-    if t is Tensor or not (t is bool or t is int or t is float or t is complex):
+    weak = weak_scalar(other)
+    if weak is not None:
+        # a Python number traced by jit: an argument of the kernel that stays weak, its
+        # range checked here (in the jit trace), as eager code checks the number
+        check_weak(other, weak, rdt if rdt.kind in "iu" else dt)
+        b = other
+        compute = _on_weak(fn)
+        key: tuple = ("inplace", name, vkey, dt, "weak", np.dtype(b.dtype))
+    elif t is Tensor or not (t is bool or t is int or t is float or t is complex):
         # a Tensor or any array-like: its value is an argument of the kernel
         b = other._value() if t is Tensor else _arg_value(other, "other")
         compute = _on_tensors(fn)
-        key: tuple = ("inplace", name, vkey, dt, "array", np.dtype(b.dtype))
+        key = ("inplace", name, vkey, dt, "array", np.dtype(b.dtype))
     else:  # a Python scalar without a fast-path kernel: a constant of the kernel
         b = np.zeros((), np.int8)
         compute = _with_constant(fn, other)
@@ -175,6 +184,17 @@ def _first(x: Tensor, other: Any, fn: Callable, fname: str, name: str) -> Tensor
 
 def _on_tensors(fn: Callable) -> Callable:
     return lambda a, b: fn(new_tensor(a), new_tensor(b))._value()
+
+
+def _on_weak(fn: Callable) -> Callable:
+    def compute(a: Any, b: Any) -> Any:
+        tok = current.set(None)  # (checked by the caller, in the enclosing jit trace)
+        try:
+            return fn(new_tensor(a), b)._value()
+        finally:
+            current.reset(tok)
+
+    return compute
 
 
 def _with_constant(fn: Callable, s: Any) -> Callable:

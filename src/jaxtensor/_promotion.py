@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._args import tensor, value
+from ._args import check_weak, tensor, value, weak_scalar
 from ._core import Tensor, _dtypes
 
 #: The Python scalar types an element-wise function takes as an operand.
@@ -24,8 +24,13 @@ SCALARS = (bool, int, float, complex)
 INT_RANGE, PASS_INT = _dtypes.INT_RANGE, _dtypes.PASS_INT
 
 
-def operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:
-    """Values of both operands and their promoted dtype (Python scalars are weak)."""
+def operands(x1: Any, x2: Any, compare: bool = False, floating: bool = False
+             ) -> tuple[Any, Any, np.dtype]:
+    """Values of both operands and their promoted dtype (Python scalars are weak; with
+    ``compare``, a traced Python int next to a narrower integer Tensor is compared in the
+    wider dtype, exactly, as eager code compares an int out of the Tensor's range; with
+    ``floating``, for a function computing in floating point, a Python int need only fit
+    that floating dtype, as in NumPy: ``uint8_t / 300``)."""
     if isinstance(x1, Tensor):
         a = x1._value()
         if isinstance(x2, Tensor):
@@ -33,23 +38,37 @@ def operands(x1: Any, x2: Any) -> tuple[Any, Any, np.dtype]:
             dt = _dtypes.promote(a.dtype, b.dtype)
         elif type(x2) in SCALARS:
             dt = _dtypes.scalar_result(a.dtype, x2)
-            b = scalar(x2, dt)
+            b = scalar(x2, float_of(dt) if floating else dt)
         else:
+            weak = weak_scalar(x2)  # (a Python number traced by jit)
             b = value(x2, "x2")
-            dt = _dtypes.promote(a.dtype, b.dtype)
+            dt = _weak_result(a.dtype, b, weak, compare, floating)
     elif isinstance(x2, Tensor):
         b = x2._value()
         if type(x1) in SCALARS:
             dt = _dtypes.scalar_result(b.dtype, x1)
-            a = scalar(x1, dt)
+            a = scalar(x1, float_of(dt) if floating else dt)
         else:
+            weak = weak_scalar(x1)
             a = value(x1, "x1")
-            dt = _dtypes.promote(a.dtype, b.dtype)
+            dt = _weak_result(b.dtype, a, weak, compare, floating)
     elif type(x1) in SCALARS and type(x2) not in SCALARS:
         return operands(x1, tensor(x2, "x2"))  # (a Python scalar stays weak next to it)
     else:  # array-likes (and two Python scalars): converted as asarray would
         return operands(tensor(x1, "x1"), x2)
     return a, b, dt
+
+
+def _weak_result(dtype: np.dtype, other: Any, weak: Any, compare: bool, floating: bool
+                 ) -> np.dtype:
+    """The promoted dtype of a Tensor of ``dtype`` and a non-Tensor value ``other``
+    (``weak``: the Python scalar it stands for, if it is a traced Python number)."""
+    if weak is None or (compare and type(weak) is int and dtype.kind in "iu"):
+        return _dtypes.promote(dtype, np.dtype(other.dtype))
+    dt = _dtypes.scalar_result(dtype, weak)
+    if not floating:
+        check_weak(other, weak, dt)
+    return dt
 
 
 def scalar(s: Any, dt: np.dtype) -> Any:
