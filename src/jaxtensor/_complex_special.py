@@ -132,12 +132,20 @@ def clog1p(a: Any) -> Any:
     return jnp.where(big, clog(_cplx(re + 1, im)), r)
 
 
+def _clog_base(a: Any, base: float) -> Any:
+    # log(a) / log(base), dividing each part by the real constant: a complex division
+    # ((inf + yj) / (c + 0j)) would give a NaN imaginary part wherever log|a| is infinite
+    r = clog(a)
+    c = np.log(base).astype(r.real.dtype)
+    return _cplx(jnp.real(r) / c, jnp.imag(r) / c)
+
+
 def clog2(a: Any) -> Any:
-    return clog(a) / np.log(2).astype(a.real.dtype)
+    return _clog_base(a, 2)
 
 
 def clog10(a: Any) -> Any:
-    return clog(a) / np.log(10).astype(a.real.dtype)
+    return _clog_base(a, 10)
 
 
 def csqrt(a: Any) -> Any:
@@ -184,7 +192,9 @@ def csinh(a: Any) -> Any:
 def ccosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     c = _cplx(jnp.cosh(re) * jnp.cos(im), jnp.sinh(re) * jnp.sin(im))
-    c = jnp.where(im == 0, _cplx(jnp.cosh(re), jnp.sinh(re) * im), c)
+    # cosh(x + 0j): the imaginary part sinh(x) * 0 is a zero whose sign is that of x times
+    # that of the zero (sinh(x) itself overflows to inf for large x, and inf * 0 is NaN)
+    c = jnp.where(im == 0, _cplx(jnp.cosh(re), jnp.copysign(jnp.zeros_like(re), re) * im), c)
     c = jnp.where(re == 0, _cplx(jnp.cos(im), re * jnp.sin(im)), c)
     nan = jnp.full_like(re, jnp.nan)
     inf = jnp.full_like(re, jnp.inf)
