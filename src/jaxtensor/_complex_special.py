@@ -12,6 +12,8 @@ with ``jnp.where``; elsewhere it keeps ``jax.numpy``'s result. Names are C99's
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import jax.numpy as jnp
@@ -33,6 +35,39 @@ def _mul_i(a: Any) -> Any:
 
 def _mul_neg_i(a: Any) -> Any:
     return _cplx(jnp.imag(a), -jnp.real(a))
+
+
+# -- symmetries ---------------------------------------------------------------------------
+# XLA's complex sqrt, arccos, arcsinh, ... read a zero of either sign as +0, so on a branch
+# cut they give the value of one side for both signed zeros (sqrt(-1 - 0j) = 1j). C99 (and
+# the standard) ask for f(conj(z)) == conj(f(z)), and asinh, atanh (so asin, atan) are odd.
+# These wrappers compute f where the signs are non-negative, where XLA's result (and the
+# special cases below) are right, and carry the signs of the operand's parts over to the
+# result by those symmetries. A NaN part carries no sign.
+def _conj_symmetric(f: Callable) -> Callable:
+    """``f`` from the closed upper half-plane: ``f(conj(z)) = conj(f(z))``."""
+    @functools.wraps(f)
+    def g(a: Any) -> Any:
+        re, im = jnp.real(a), jnp.imag(a)
+        r = f(_cplx(re, jnp.abs(im)))
+        return jnp.where(jnp.signbit(im) & ~jnp.isnan(im), jnp.conj(r), r)
+
+    return g
+
+
+def _odd_conj_symmetric(f: Callable) -> Callable:
+    """``f`` from the closed first quadrant: ``f(conj(z)) = conj(f(z))``, ``f(-z) = -f(z)``,
+    so each part of ``f(z)`` takes the sign of the same part of ``z``."""
+    @functools.wraps(f)
+    def g(a: Any) -> Any:
+        re, im = jnp.real(a), jnp.imag(a)
+        r = f(_cplx(jnp.abs(re), jnp.abs(im)))
+        rr, ri = jnp.real(r), jnp.imag(r)
+        rr = jnp.where(jnp.signbit(re) & ~jnp.isnan(re), -rr, rr)
+        ri = jnp.where(jnp.signbit(im) & ~jnp.isnan(im), -ri, ri)
+        return _cplx(rr, ri)
+
+    return g
 
 
 # -- arithmetic ---------------------------------------------------------------------------
@@ -114,15 +149,21 @@ def cexpm1(a: Any) -> Any:
     # away from the origin exp(x) - 1 is accurate; use it for non-finite parts
     nonfinite = ~jnp.isfinite(re) | ~jnp.isfinite(im)
     r = jnp.where(nonfinite, _cplx(jnp.real(e) - 1, jnp.imag(e)), r)
-    # expm1(+-0 + 0j) is +0 + 0j (the imaginary zero keeps its sign)
-    r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), im), r)
-    r = jnp.where((re == jnp.inf) & (im == 0), _cplx(re, im), r)
+    # expm1(x + 0j) is expm1(x) + 0j, the imaginary zero keeping its sign (exp(x) * sin(+-0));
+    # XLA reads -0 as +0, and gives expm1(-0 + 0j) a real part of +0
+    r = jnp.where((im == 0) & ~jnp.isnan(re), _cplx(jnp.expm1(re), im), r)
     return r
 
 
 def clog(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
-    return _cplx(jnp.log(cabs(a)), jnp.arctan2(im, re))
+    mag = cabs(a)
+    # |a| overflows where a is finite but near the largest float (3e38 + 3e38j in
+    # complex64): log|a| = log|a / 2| + log 2 there
+    big = jnp.isinf(mag) & jnp.isfinite(re) & jnp.isfinite(im)
+    half = jnp.hypot(jnp.where(big, re, 0) * 0.5, jnp.where(big, im, 0) * 0.5)
+    logmag = jnp.where(big, jnp.log(half) + np.log(2).astype(re.dtype), jnp.log(mag))
+    return _cplx(logmag, jnp.arctan2(im, re))
 
 
 def clog1p(a: Any) -> Any:
@@ -148,6 +189,7 @@ def clog10(a: Any) -> Any:
     return _clog_base(a, 10)
 
 
+@_conj_symmetric
 def csqrt(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.sqrt(a)
@@ -227,6 +269,7 @@ def ctanh(a: Any) -> Any:
     return t
 
 
+@_odd_conj_symmetric
 def casinh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.arcsinh(a)
@@ -248,6 +291,7 @@ def casinh(a: Any) -> Any:
     return r
 
 
+@_conj_symmetric
 def cacosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     nan = jnp.full_like(re, jnp.nan)
@@ -256,8 +300,7 @@ def cacosh(a: Any) -> Any:
     ac = cacos(a)
     r = _cplx(-jnp.imag(ac), jnp.real(ac))
     r = jnp.where(jnp.signbit(jnp.real(r)) & ~jnp.isnan(jnp.real(r)), -r, r)
-    r = jnp.where(jnp.signbit(im) & (jnp.imag(r) > 0), jnp.conj(r), r)
-    r = jnp.where(~jnp.signbit(im) & (jnp.imag(r) < 0), jnp.conj(r), r)
+    r = jnp.where(jnp.imag(r) < 0, jnp.conj(r), r)
     pi2 = np.pi / 2 * _ones(re)
     r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), jnp.copysign(pi2, im)), r)
     r = jnp.where((re == 0) & jnp.isnan(im), _cplx(nan, pi2), r)
@@ -276,6 +319,7 @@ def cacosh(a: Any) -> Any:
     return r
 
 
+@_odd_conj_symmetric
 def catanh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.arctanh(a)
@@ -318,6 +362,7 @@ def casin(a: Any) -> Any:
     return _mul_neg_i(casinh(_mul_i(a)))  # asin(z) = -i asinh(iz)
 
 
+@_conj_symmetric
 def cacos(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.arccos(a)
