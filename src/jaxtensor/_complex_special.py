@@ -149,9 +149,11 @@ def cexpm1(a: Any) -> Any:
     # away from the origin exp(x) - 1 is accurate; use it for non-finite parts
     nonfinite = ~jnp.isfinite(re) | ~jnp.isfinite(im)
     r = jnp.where(nonfinite, _cplx(jnp.real(e) - 1, jnp.imag(e)), r)
-    # expm1(x + 0j) is expm1(x) + 0j, the imaginary zero keeping its sign (exp(x) * sin(+-0));
-    # XLA reads -0 as +0, and gives expm1(-0 + 0j) a real part of +0
+    # expm1(x + 0j) is expm1(x) + 0j, the imaginary zero keeping its sign (exp(x) * sin(+-0);
+    # XLA reads -0 as +0); expm1(+-0 + 0j) is +0 + 0j, as the standard says (NumPy: -0 + 0j
+    # for -0 + 0j)
     r = jnp.where((im == 0) & ~jnp.isnan(re), _cplx(jnp.expm1(re), im), r)
+    r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), im), r)
     return r
 
 
