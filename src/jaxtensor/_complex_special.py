@@ -129,7 +129,10 @@ def cexp(a: Any) -> Any:
     bad_im = ~jnp.isfinite(im)
     # +inf + (inf|nan)j -> +-inf + nan j ; -inf + (inf|nan)j -> +-0 +- 0j
     r = jnp.where((re == jnp.inf) & bad_im, _cplx(jnp.full_like(re, jnp.inf), nan), r)
-    r = jnp.where((re == -jnp.inf) & bad_im, _cplx(jnp.zeros_like(re), jnp.zeros_like(re)), r)
+    # (the standard leaves the signs of the zeros unspecified; the imaginary zero takes the
+    # sign of b, so that exp(conj(x)) == conj(exp(x)), as NumPy)
+    r = jnp.where((re == -jnp.inf) & bad_im,
+                  _cplx(jnp.zeros_like(re), jnp.copysign(jnp.zeros_like(re), im)), r)
     r = jnp.where(jnp.isfinite(re) & bad_im, _cplx(nan, nan), r)
     r = jnp.where(jnp.isnan(re) & ~zero_im, _cplx(nan, nan), r)
     r = jnp.where(jnp.isnan(re) & zero_im, _cplx(nan, im), r)
