@@ -12,6 +12,8 @@ with ``jnp.where``; elsewhere it keeps ``jax.numpy``'s result. Names are C99's
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import jax.numpy as jnp
@@ -33,6 +35,39 @@ def _mul_i(a: Any) -> Any:
 
 def _mul_neg_i(a: Any) -> Any:
     return _cplx(jnp.imag(a), -jnp.real(a))
+
+
+# -- symmetries ---------------------------------------------------------------------------
+# XLA's complex sqrt, arccos, arcsinh, ... read a zero of either sign as +0, so on a branch
+# cut they give the value of one side for both signed zeros (sqrt(-1 - 0j) = 1j). C99 (and
+# the standard) ask for f(conj(z)) == conj(f(z)), and asinh, atanh (so asin, atan) are odd.
+# These wrappers compute f where the signs are non-negative, where XLA's result (and the
+# special cases below) are right, and carry the signs of the operand's parts over to the
+# result by those symmetries. A NaN part carries no sign.
+def _conj_symmetric(f: Callable) -> Callable:
+    """``f`` from the closed upper half-plane: ``f(conj(z)) = conj(f(z))``."""
+    @functools.wraps(f)
+    def g(a: Any) -> Any:
+        re, im = jnp.real(a), jnp.imag(a)
+        r = f(_cplx(re, jnp.abs(im)))
+        return jnp.where(jnp.signbit(im) & ~jnp.isnan(im), jnp.conj(r), r)
+
+    return g
+
+
+def _odd_conj_symmetric(f: Callable) -> Callable:
+    """``f`` from the closed first quadrant: ``f(conj(z)) = conj(f(z))``, ``f(-z) = -f(z)``,
+    so each part of ``f(z)`` takes the sign of the same part of ``z``."""
+    @functools.wraps(f)
+    def g(a: Any) -> Any:
+        re, im = jnp.real(a), jnp.imag(a)
+        r = f(_cplx(jnp.abs(re), jnp.abs(im)))
+        rr, ri = jnp.real(r), jnp.imag(r)
+        rr = jnp.where(jnp.signbit(re) & ~jnp.isnan(re), -rr, rr)
+        ri = jnp.where(jnp.signbit(im) & ~jnp.isnan(im), -ri, ri)
+        return _cplx(rr, ri)
+
+    return g
 
 
 # -- arithmetic ---------------------------------------------------------------------------
@@ -94,7 +129,10 @@ def cexp(a: Any) -> Any:
     bad_im = ~jnp.isfinite(im)
     # +inf + (inf|nan)j -> +-inf + nan j ; -inf + (inf|nan)j -> +-0 +- 0j
     r = jnp.where((re == jnp.inf) & bad_im, _cplx(jnp.full_like(re, jnp.inf), nan), r)
-    r = jnp.where((re == -jnp.inf) & bad_im, _cplx(jnp.zeros_like(re), jnp.zeros_like(re)), r)
+    # (the standard leaves the signs of the zeros unspecified; the imaginary zero takes the
+    # sign of b, so that exp(conj(x)) == conj(exp(x)), as NumPy)
+    r = jnp.where((re == -jnp.inf) & bad_im,
+                  _cplx(jnp.zeros_like(re), jnp.copysign(jnp.zeros_like(re), im)), r)
     r = jnp.where(jnp.isfinite(re) & bad_im, _cplx(nan, nan), r)
     r = jnp.where(jnp.isnan(re) & ~zero_im, _cplx(nan, nan), r)
     r = jnp.where(jnp.isnan(re) & zero_im, _cplx(nan, im), r)
@@ -114,15 +152,23 @@ def cexpm1(a: Any) -> Any:
     # away from the origin exp(x) - 1 is accurate; use it for non-finite parts
     nonfinite = ~jnp.isfinite(re) | ~jnp.isfinite(im)
     r = jnp.where(nonfinite, _cplx(jnp.real(e) - 1, jnp.imag(e)), r)
-    # expm1(+-0 + 0j) is +0 + 0j (the imaginary zero keeps its sign)
+    # expm1(x + 0j) is expm1(x) + 0j, the imaginary zero keeping its sign (exp(x) * sin(+-0);
+    # XLA reads -0 as +0); expm1(+-0 + 0j) is +0 + 0j, as the standard says (NumPy: -0 + 0j
+    # for -0 + 0j)
+    r = jnp.where((im == 0) & ~jnp.isnan(re), _cplx(jnp.expm1(re), im), r)
     r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), im), r)
-    r = jnp.where((re == jnp.inf) & (im == 0), _cplx(re, im), r)
     return r
 
 
 def clog(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
-    return _cplx(jnp.log(cabs(a)), jnp.arctan2(im, re))
+    mag = cabs(a)
+    # |a| overflows where a is finite but near the largest float (3e38 + 3e38j in
+    # complex64): log|a| = log|a / 2| + log 2 there
+    big = jnp.isinf(mag) & jnp.isfinite(re) & jnp.isfinite(im)
+    half = jnp.hypot(jnp.where(big, re, 0) * 0.5, jnp.where(big, im, 0) * 0.5)
+    logmag = jnp.where(big, jnp.log(half) + np.log(2).astype(re.dtype), jnp.log(mag))
+    return _cplx(logmag, jnp.arctan2(im, re))
 
 
 def clog1p(a: Any) -> Any:
@@ -132,14 +178,23 @@ def clog1p(a: Any) -> Any:
     return jnp.where(big, clog(_cplx(re + 1, im)), r)
 
 
+def _clog_base(a: Any, base: float) -> Any:
+    # log(a) / log(base), dividing each part by the real constant: a complex division
+    # ((inf + yj) / (c + 0j)) would give a NaN imaginary part wherever log|a| is infinite
+    r = clog(a)
+    c = np.log(base).astype(r.real.dtype)
+    return _cplx(jnp.real(r) / c, jnp.imag(r) / c)
+
+
 def clog2(a: Any) -> Any:
-    return clog(a) / np.log(2).astype(a.real.dtype)
+    return _clog_base(a, 2)
 
 
 def clog10(a: Any) -> Any:
-    return clog(a) / np.log(10).astype(a.real.dtype)
+    return _clog_base(a, 10)
 
 
+@_conj_symmetric
 def csqrt(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.sqrt(a)
@@ -184,7 +239,9 @@ def csinh(a: Any) -> Any:
 def ccosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     c = _cplx(jnp.cosh(re) * jnp.cos(im), jnp.sinh(re) * jnp.sin(im))
-    c = jnp.where(im == 0, _cplx(jnp.cosh(re), jnp.sinh(re) * im), c)
+    # cosh(x + 0j): the imaginary part sinh(x) * 0 is a zero whose sign is that of x times
+    # that of the zero (sinh(x) itself overflows to inf for large x, and inf * 0 is NaN)
+    c = jnp.where(im == 0, _cplx(jnp.cosh(re), jnp.copysign(jnp.zeros_like(re), re) * im), c)
     c = jnp.where(re == 0, _cplx(jnp.cos(im), re * jnp.sin(im)), c)
     nan = jnp.full_like(re, jnp.nan)
     inf = jnp.full_like(re, jnp.inf)
@@ -217,6 +274,7 @@ def ctanh(a: Any) -> Any:
     return t
 
 
+@_odd_conj_symmetric
 def casinh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.arcsinh(a)
@@ -238,6 +296,7 @@ def casinh(a: Any) -> Any:
     return r
 
 
+@_conj_symmetric
 def cacosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     nan = jnp.full_like(re, jnp.nan)
@@ -246,8 +305,7 @@ def cacosh(a: Any) -> Any:
     ac = cacos(a)
     r = _cplx(-jnp.imag(ac), jnp.real(ac))
     r = jnp.where(jnp.signbit(jnp.real(r)) & ~jnp.isnan(jnp.real(r)), -r, r)
-    r = jnp.where(jnp.signbit(im) & (jnp.imag(r) > 0), jnp.conj(r), r)
-    r = jnp.where(~jnp.signbit(im) & (jnp.imag(r) < 0), jnp.conj(r), r)
+    r = jnp.where(jnp.imag(r) < 0, jnp.conj(r), r)
     pi2 = np.pi / 2 * _ones(re)
     r = jnp.where((re == 0) & (im == 0), _cplx(jnp.zeros_like(re), jnp.copysign(pi2, im)), r)
     r = jnp.where((re == 0) & jnp.isnan(im), _cplx(nan, pi2), r)
@@ -266,6 +324,7 @@ def cacosh(a: Any) -> Any:
     return r
 
 
+@_odd_conj_symmetric
 def catanh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.arctanh(a)
@@ -308,6 +367,7 @@ def casin(a: Any) -> Any:
     return _mul_neg_i(casinh(_mul_i(a)))  # asin(z) = -i asinh(iz)
 
 
+@_conj_symmetric
 def cacos(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.arccos(a)
