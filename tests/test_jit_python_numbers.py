@@ -66,3 +66,16 @@ def test_a_traced_python_number_promotes_as_the_number(name: str) -> None:
             for g, w in zip(got[1:], want[1:]):
                 np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=rtol,
                                            err_msg=f"{name} {dt} {s}")
+
+
+def test_float_only_functions_take_ints_beyond_an_integer_tensor() -> None:
+    """``uint8_t / 300`` computes in floating point, as NumPy's (the int need only fit the
+    floating dtype), on the first call as on later ones; ``uint8_t * 300`` still raises."""
+    u = np.array([3, 200], np.uint8)
+    for _ in range(2):
+        x = jt.asarray(u)
+        np.testing.assert_allclose((x / 300).numpy(), u / 300, rtol=1e-6)
+        np.testing.assert_allclose((300 / x).numpy(), 300 / u, rtol=1e-6)
+        np.testing.assert_allclose(jt.atan2(x, -1).numpy(), np.arctan2(u, -1), rtol=1e-3)
+        with pytest.raises(OverflowError, match="300"):
+            x * 300
