@@ -169,6 +169,10 @@ def _float_kernel(name: str, fn: Callable, dt: np.dtype) -> Callable:
 _binary_kernels = _cache.cache("element-wise kernels", 4096)
 
 
+#: functions whose bool operands compute in int8, as NumPy's (the standard leaves bool out)
+_BOOL_AS_INT8 = frozenset({"pow", "floor_divide", "remainder"})
+
+
 def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
            floating: builtins.bool = False) -> Tensor:
     """Apply a same-dtype binary ``fn`` after Array API promotion.
@@ -186,6 +190,8 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
         raise TypeError(f"{name}(): {exc}") from None
     if floating:
         dt = float_of(dt)
+    elif dt == np.bool_ and name in _BOOL_AS_INT8:
+        dt = np.dtype(np.int8)  # (NumPy's: True ** False is 1, True // True is 1)
     _refuse_undefined(name, dt)
     kernel = _binary_kernels.get((name, dt))
     if kernel is None:

@@ -109,6 +109,47 @@ def reflected(fn: Callable) -> Callable:
     return _fast(fn, op, reflected=True)
 
 
+# -- divmod and round -------------------------------------------------------------------------
+def _divmod(self: Tensor, other: Any) -> Any:
+    """``divmod(x, y)``: ``(x // y, x % y)``, as NumPy's."""
+    q = self.__floordiv__(other)
+    return NotImplemented if q is NotImplemented else (q, self.__mod__(other))
+
+
+def _rdivmod(self: Tensor, other: Any) -> Any:
+    q = self.__rfloordiv__(other)
+    return NotImplemented if q is NotImplemented else (q, self.__rmod__(other))
+
+
+def _round(self: Tensor, ndigits: int | None = None) -> Any:
+    """``round(x)``: for a 0-D Tensor (what NumPy gives as a scalar) the Python int, or with
+    ``ndigits`` a 0-D Tensor of ``x``'s dtype, as NumPy's scalars; for others ``round(x)``
+    as PyTorch's: ``jaxtensor.round`` (half to even) at ``ndigits`` decimals."""
+    if not self.ndim:
+        v = round(self.item(), ndigits)
+        return v if ndigits is None else asarray(v, dtype=self.dtype)
+    if ndigits is None or self.dtype.kind not in "fc":
+        if ndigits is None or ndigits >= 0:
+            return ew.round(self)
+    scale = 10.0 ** ndigits
+    if self.dtype.kind in "fc":
+        return ew.round(self * scale) / scale
+    return _astype(ew.round(self / 10.0 ** -ndigits) * 10.0 ** -ndigits, self.dtype)
+
+
+# -- complex parts ---------------------------------------------------------------------------
+def _set_real(self: Tensor, value: Any) -> None:
+    # (``x.real += v`` writes through the view, then assigns the view to itself)
+    ew.real(self)[...] = value
+
+
+def _set_imag(self: Tensor, value: Any) -> None:
+    if self.dtype.kind != "c":
+        raise TypeError(f"Tensor.imag: a Tensor of dtype {self.dtype} has no imaginary part "
+                        "to set")
+    ew.imag(self)[...] = value
+
+
 # -- shape and dtype --------------------------------------------------------------------------
 def _shape_args(args: tuple) -> tuple:
     """``f(2, 3)`` and ``f((2, 3))`` alike."""
@@ -461,6 +502,7 @@ METHODS: dict[str, Any] = {
     "__floordiv__": forward(ew.floor_divide), "__rfloordiv__": reflected(ew.floor_divide),
     "__ifloordiv__": inplace(ew.floor_divide, "floordiv"),
     "__mod__": forward(ew.remainder), "__rmod__": reflected(ew.remainder),
+    "__divmod__": _divmod, "__rdivmod__": _rdivmod, "__round__": _round,
     "__imod__": inplace(ew.remainder, "mod"),
     "__pow__": forward(ew.pow), "__rpow__": reflected(ew.pow),
     "__ipow__": inplace(ew.pow, "pow"),
@@ -502,10 +544,12 @@ METHODS: dict[str, Any] = {
     "__reduce__": reduce_method,
     # dtype and complex parts
     "astype": astype_method,
-    "real": property(ew.real, doc="The real part: a writeable view of a complex Tensor "
-                                  "(NumPy's ``x.real``)."),
-    "imag": property(ew.imag, doc="The imaginary part: a writeable view of a complex Tensor "
-                                  "(NumPy's ``x.imag``)."),
+    "real": property(ew.real, _set_real,
+                     doc="The real part: a writeable view of a complex Tensor (NumPy's "
+                         "``x.real``); ``x.real = v`` (and ``x.real += v``) writes it."),
+    "imag": property(ew.imag, _set_imag,
+                     doc="The imaginary part: a writeable view of a complex Tensor (NumPy's "
+                         "``x.imag``); ``x.imag = v`` (and ``x.imag *= -1``) writes it."),
     # shape: views where they can be
     "view": view_method,
     "reshape": reshape_method,

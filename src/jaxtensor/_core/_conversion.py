@@ -219,6 +219,8 @@ def asarray(
         return Tensor._wrap(host_to_device(arr, device))
     if isinstance(obj, (np.ndarray, np.generic)):
         arr = np.asarray(obj)
+        if not arr.dtype.isnative:  # (big-endian data: JAX holds native byte order)
+            arr = arr.astype(arr.dtype.newbyteorder("="))
         if dt is None:
             dt = _dtypes.canonical(arr.dtype)
             _dtypes.as_dtype(dt)
