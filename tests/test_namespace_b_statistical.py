@@ -328,3 +328,28 @@ def test_fft_sizes_numpy_accepts_still_work():
     np.testing.assert_allclose(f.irfftn(T(x + 0j), s=(-1, -1), axes=(0, 1)).numpy(),
                                np.fft.irfftn(x + 0j, s=(-1, -1), axes=(0, 1)))
     assert f.fftn(T(x), axes=()).shape == (2, 3)
+
+
+@pytest.mark.parametrize("kwargs, exc, msg", [
+    ({"prepend": jt.ones((3, 3))}, ValueError, "prepend must have the shape of x"),
+    ({"append": jt.ones((2, 2)), "axis": 0}, ValueError, "append must have the shape of x"),
+    ({"append": jt.ones((2, 3, 1))}, ValueError, "append must have the same number"),
+    ({"prepend": jt.ones((2, 1), dtype=jt.bool)}, TypeError, "prepend: no type promotion"),
+    ({"axis": 2}, IndexError, "axis 2 is out of bounds"),
+    ({"n": 1.5}, TypeError, "n must be an integer"),
+    ({"n": -1}, ValueError, "n must be non-negative"),
+])
+def test_diff_bad_arguments_name_diff(kwargs, exc, msg):
+    # prepend of the wrong shape raised TypeError with jax.numpy.concatenate's message
+    with pytest.raises(exc, match=msg) as info:
+        jt.diff(jt.ones((2, 3)), **kwargs)
+    assert str(info.value).startswith("diff(): ")
+
+
+def test_diff_scalar_prepend_append_broadcast_like_numpy():
+    a = np.arange(6.0).reshape(2, 3) ** 2
+    for axis in (0, 1, -1):
+        np.testing.assert_array_equal(
+            jt.diff(T(a), axis=axis, prepend=5.0, append=T(np.asarray(-1.0))).numpy(),
+            np.diff(a, axis=axis, prepend=5.0, append=-1.0))
+    assert jt.diff(T([1, 4, 9]), prepend=0).tolist() == [1, 3, 5]
