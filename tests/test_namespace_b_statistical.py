@@ -242,3 +242,114 @@ def test_cached_kernels_serve_every_shape():
         assert jt.linalg.solve(T(a), T(np.ones((m, 4)))).shape == (m, 4)
         assert jt.roll(T(np.arange(m)), 1).shape == (m,)
         assert jt.var(T(np.ones((m, 2))), axis=0).shape == (2,)
+
+
+_POINTS = "invalid number of FFT data points"
+
+
+@pytest.mark.parametrize("call, fname, msg", [
+    # an empty transformed axis: NumPy's "Invalid number of FFT data points (0)", not
+    # JAX's MLIR verifier error (rfft), a ZeroDivisionError (ihfft) or an empty result
+    (lambda f: f.rfft(jt.zeros(0)), "rfft", _POINTS),
+    (lambda f: f.rfft(jt.ones((3, 0)), axis=1), "rfft", _POINTS),
+    (lambda f: f.ihfft(jt.zeros(0)), "ihfft", _POINTS),
+    (lambda f: f.fft(jt.zeros(0)), "fft", _POINTS),
+    (lambda f: f.ifft(jt.zeros((0, 3)), axis=0), "ifft", _POINTS),
+    (lambda f: f.fftn(jt.zeros((3, 0))), "fftn", _POINTS),
+    (lambda f: f.ifftn(jt.zeros((0, 3)), axes=(0,)), "ifftn", _POINTS),
+    (lambda f: f.rfftn(jt.ones((0, 3))), "rfftn", _POINTS),
+    (lambda f: f.fftn(jt.zeros((3, 0)), s=(2, -1)), "fftn", _POINTS),
+    # an inverse real transform of one element: the default n = 2 * (m - 1) is 0
+    (lambda f: f.irfft(jt.ones(1, dtype=jt.complex64)), "irfft", _POINTS),
+    (lambda f: f.hfft(jt.ones(1, dtype=jt.complex64)), "hfft", _POINTS),
+    (lambda f: f.irfftn(jt.ones(1, dtype=jt.complex64)), "irfftn", _POINTS),
+    (lambda f: f.irfftn(jt.ones((2, 1), dtype=jt.complex64)), "irfftn", _POINTS),
+    (lambda f: f.irfft(jt.ones(0, dtype=jt.complex64)), "irfft", _POINTS),
+    # n, s
+    (lambda f: f.irfft(jt.ones(3, dtype=jt.complex64), n=0), "irfft", "n must be positive"),
+    (lambda f: f.fft(jt.ones(3), n=-2), "fft", "n must be positive"),
+    (lambda f: f.fftn(jt.ones((2, 3)), s=(0, 3)), "fftn", r"s\[0\] must be positive"),
+    (lambda f: f.rfftn(jt.ones((2, 3)), s=(2, -2)), "rfftn", r"s\[1\] must be positive"),
+    (lambda f: f.fftn(jt.ones(3), s=(2, 3)), "fftn", "s has 2 entries"),
+    (lambda f: f.irfftn(jt.ones(3), s=(3,), axes=(0, 0)), "irfftn", "same length"),
+    (lambda f: f.rfftn(jt.ones((2, 3)), axes=()), "rfftn", "axes must not be empty"),
+])
+def test_fft_invalid_points_and_sizes_raise_value_error(call, fname, msg):
+    with pytest.raises(ValueError, match=msg) as info:
+        call(jt.fft)
+    assert f"fft.{fname}()" in str(info.value)
+
+
+@pytest.mark.parametrize("call, fname, exc", [
+    (lambda f: f.fft(jt.ones(3), axis=1), "fft", IndexError),
+    (lambda f: f.irfft(jt.ones(3), axis=-2), "irfft", IndexError),
+    (lambda f: f.rfft(jt.asarray(1.0)), "rfft", IndexError),
+    (lambda f: f.fftn(jt.ones((2, 3)), axes=(0, 2)), "fftn", IndexError),
+    (lambda f: f.rfftn(jt.asarray(1.0)), "rfftn", IndexError),
+    (lambda f: f.fft(jt.ones(3), n=2.0), "fft", TypeError),
+    (lambda f: f.fft(jt.ones(3), n=True), "fft", TypeError),
+    (lambda f: f.fft(jt.ones(3), axis=0.0), "fft", TypeError),
+    (lambda f: f.fftn(jt.ones(3), s=3), "fftn", TypeError),
+    (lambda f: f.fftn(jt.ones(3), axes=0), "fftn", TypeError),
+    (lambda f: f.ifftn(jt.ones(3), s=(2.5,)), "ifftn", TypeError),
+])
+def test_fft_bad_axes_and_integers_name_the_function(call, fname, exc):
+    with pytest.raises(exc) as info:
+        call(jt.fft)
+    assert f"fft.{fname}()" in str(info.value)
+
+
+@pytest.mark.parametrize("fname", ["fftn", "ifftn", "rfftn", "irfftn"])
+@pytest.mark.parametrize("axes, s", [((0, 0), None), ((1, 0, 1), None), ((0, 0), (3, 5)),
+                                     ((1, 1), (4, 6))])
+def test_fftn_repeated_axes_match_numpy(fname, axes, s):
+    # the standard leaves repeated axes open; NumPy transforms such an axis again
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 5))
+    if fname in ("ifftn", "irfftn"):
+        x = x + 1j * rng.standard_normal((4, 5))
+    got = getattr(jt.fft, fname)(T(x), s=s, axes=axes)
+    want = getattr(np.fft, fname)(x, s=s, axes=axes)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-10)
+
+
+def test_fft_sizes_numpy_accepts_still_work():
+    f = jt.fft
+    # padding an empty axis, an explicit n for one element, -1 in s, one irfft output
+    np.testing.assert_allclose(f.fft(jt.zeros(0), n=4).numpy(), np.zeros(4))
+    np.testing.assert_allclose(f.rfft(T(np.zeros((2, 0))), n=3).numpy(), np.zeros((2, 2)))
+    np.testing.assert_allclose(f.irfft(T(np.array([2 + 0j])), n=1).numpy(), [2.0])
+    np.testing.assert_allclose(f.hfft(T(np.array([2 + 0j])), n=2).numpy(),
+                               np.fft.hfft(np.array([2 + 0j]), n=2))
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(f.fftn(T(x), s=(-1, 4), axes=(0, 1)).numpy(),
+                               np.fft.fftn(x, s=(-1, 4), axes=(0, 1)))
+    np.testing.assert_allclose(f.irfftn(T(x + 0j), s=(-1, -1), axes=(0, 1)).numpy(),
+                               np.fft.irfftn(x + 0j, s=(-1, -1), axes=(0, 1)))
+    assert f.fftn(T(x), axes=()).shape == (2, 3)
+
+
+@pytest.mark.parametrize("kwargs, exc, msg", [
+    ({"prepend": jt.ones((3, 3))}, ValueError, "prepend must have the shape of x"),
+    ({"append": jt.ones((2, 2)), "axis": 0}, ValueError, "append must have the shape of x"),
+    ({"append": jt.ones((2, 3, 1))}, ValueError, "append must have the same number"),
+    ({"prepend": jt.ones((2, 1), dtype=jt.bool)}, TypeError, "prepend: no type promotion"),
+    ({"axis": 2}, IndexError, "axis 2 is out of bounds"),
+    ({"n": 1.5}, TypeError, "n must be an integer"),
+    ({"n": -1}, ValueError, "n must be non-negative"),
+])
+def test_diff_bad_arguments_name_diff(kwargs, exc, msg):
+    # prepend of the wrong shape raised TypeError with jax.numpy.concatenate's message
+    with pytest.raises(exc, match=msg) as info:
+        jt.diff(jt.ones((2, 3)), **kwargs)
+    assert str(info.value).startswith("diff(): ")
+
+
+def test_diff_scalar_prepend_append_broadcast_like_numpy():
+    a = np.arange(6.0).reshape(2, 3) ** 2
+    for axis in (0, 1, -1):
+        np.testing.assert_array_equal(
+            jt.diff(T(a), axis=axis, prepend=5.0, append=T(np.asarray(-1.0))).numpy(),
+            np.diff(a, axis=axis, prepend=5.0, append=-1.0))
+    assert jt.diff(T([1, 4, 9]), prepend=0).tolist() == [1, 3, 5]

@@ -452,3 +452,30 @@ def test_integer_negative_and_abs_match_numpy(x):
     np.testing.assert_array_equal(np.asarray(-x), -a)
     np.testing.assert_array_equal(np.asarray(jt.abs(x)), np.abs(a))
     assert jt.negative(x).dtype == x.dtype
+
+
+def _iadd(a, b):
+    a += b
+
+
+@pytest.mark.parametrize("call, label", [
+    (lambda a, b: jt.add(a, b), "add()"),
+    (lambda a, b: jt.atan2(a, b), "atan2()"),
+    (lambda a, b: jt.equal(a, b), "equal()"),
+    (lambda a, b: jt.logical_and(a > 0, b > 0), "logical_and()"),
+    (lambda a, b: jt.clip(a, b), "clip()"),
+    (lambda a, b: jt.clip(a, 0.0, b), "clip()"),
+    (lambda a, b: a + b, "add()"),
+    (lambda a, b: a + b, "add()"),  # (the second time through the operator's fast path)
+    (lambda a, b: a * b.tolist(), "multiply()"),
+    (_iadd, "in-place add (x += y)"),
+    (_iadd, "in-place add (x += y)"),
+])
+def test_broadcast_failures_name_the_function(call, label):
+    # they raised jax.numpy's "Incompatible shapes for broadcasting: shapes=[...]"
+    a, b = jt.ones((2, 3)), jt.ones(4)
+    with pytest.raises(ValueError) as info:
+        call(a, b)
+    assert str(info.value).startswith(f"{label}: operands could not be broadcast together "
+                                      "with shapes (2, 3)")
+    assert a.tolist() == [[1.0] * 3] * 2  # nothing changed

@@ -33,7 +33,7 @@ from . import _elementwise_kernels as k
 from ._args import tensor, value, weak_scalar
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
 from ._docs._elementwise_docs import DOCS
-from ._fast_operators import remember, typed_scalar
+from ._fast_operators import broadcast_failure, remember, typed_scalar
 from ._promotion import SCALARS, float_of, operands
 
 __all__ = ["clip", "imag", "real"]  # and every name of the tables, below
@@ -205,7 +205,13 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
         b = typed_scalar(b, sdt)
     elif a.__class__ in SCALARS:
         a = typed_scalar(a, sdt)
-    out = new_tensor(kernel(a, b))
+    try:
+        out = new_tensor(kernel(a, b))
+    except (ValueError, TypeError):
+        err = broadcast_failure(f"{name}()", a, b)
+        if err is None:
+            raise
+        raise err from None
     remember(name, x1, x2, a, b, sdt, kernel)
     return out
 
@@ -265,7 +271,13 @@ def _logical_operand(name: str, x: Any, arg: str) -> Any:
 
 def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
     a, b = _logical_operand(name, x1, "x1"), _logical_operand(name, x2, "x2")
-    return Tensor._wrap(_kernels.call((name,), lambda: fn, a, b))
+    try:
+        return Tensor._wrap(_kernels.call((name,), lambda: fn, a, b))
+    except (ValueError, TypeError):
+        err = broadcast_failure(f"{name}()", a, b)
+        if err is None:
+            raise
+        raise err from None
 
 
 def _bitwise_check(name: str, x: Any) -> None:
@@ -424,7 +436,13 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
 
         return f
 
-    return Tensor._wrap(_kernels.call(key, build, v, *args))
+    try:
+        return Tensor._wrap(_kernels.call(key, build, v, *args))
+    except (ValueError, TypeError):
+        err = broadcast_failure("clip()", v, *args)
+        if err is None:
+            raise
+        raise err from None
 
 
 def real(x: Tensor, /) -> Tensor:

@@ -59,6 +59,27 @@ def remember(name: str, x1: Any, x2: Any, a: Any, b: Any, dt: np.dtype,
         _by_signature[key] = (kernel, lo, hi, dt)
 
 
+def broadcast_failure(label: str, *operands: Any) -> ValueError | None:
+    """After a kernel of ``operands`` failed: a ``ValueError`` naming ``label`` (the
+    function, ``"add()"``) if their shapes do not broadcast, else ``None`` (the failure was
+    another one). Only a failure pays for this check; the success path has none."""
+    shapes = []
+    for o in operands:
+        sh = getattr(o, "shape", None)
+        if sh is None:
+            try:
+                sh = np.shape(o)
+            except Exception:  # (not array-like: not a broadcasting failure)
+                return None
+        shapes.append(tuple(sh))
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        return ValueError(f"{label}: operands could not be broadcast together with shapes "
+                          + " ".join(str(sh) for sh in shapes))
+    return None
+
+
 def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
                   reflected: bool = False) -> Callable[[Tensor, Any], Any]:
     """``Tensor.__op__`` (or ``__rop__``): the remembered kernel, else ``slow(self, other)``."""
@@ -72,7 +93,10 @@ def fast_operator(name: str, slow: Callable[[Any, Any], Any], *,
                 b = other._value()
                 entry = lookup((name, a.dtype, b.dtype))
                 if entry is not None:
-                    return new_tensor(entry[0](a, b))
+                    try:
+                        return new_tensor(entry[0](a, b))
+                    except (ValueError, TypeError):  # (shapes that do not broadcast)
+                        pass  # the ordinary path says what failed
             elif t is float or t is int:
                 a = self._value()
                 entry = lookup((name, a.dtype, t))

@@ -34,7 +34,7 @@ import numpy as np
 from ._args import check_weak, weak_scalar
 from ._args import value as _arg_value
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, current, new_tensor
-from ._fast_operators import _by_signature, _scalar_arg
+from ._fast_operators import _by_signature, _scalar_arg, broadcast_failure
 
 Tracer = jax.core.Tracer
 
@@ -92,23 +92,30 @@ def inplace(fn: Callable, name: str) -> Callable:
     fname = fn.__name__  # (what the element-wise fast path records the kernel under)
 
     def op(self: Tensor, other: Any) -> Tensor:
-        t = other.__class__
-        if t is Tensor:
-            b = other._value()
-            okey = b.dtype
-        elif t is int or t is float:
-            b = other
-            okey = t
-        else:  # arrays, lists, NumPy scalars, bool, complex: the general path
-            return _first(self, other, fn, fname, name)
-        view = self._view
-        e = _entries.get((name, None if view is None else view.key, self.dtype, okey))
-        if e is None or (e.lo is not None and not e.lo <= other <= e.hi):
-            return _first(self, other, fn, fname, name)
-        if e.sdt is not None:
-            b = _scalar_arg(other, e.sdt)
-        _run(self, e.pick, b)
-        return self
+        try:
+            t = other.__class__
+            if t is Tensor:
+                b = other._value()
+                okey = b.dtype
+            elif t is int or t is float:
+                b = other
+                okey = t
+            else:  # arrays, lists, NumPy scalars, bool, complex: the general path
+                return _first(self, other, fn, fname, name)
+            view = self._view
+            e = _entries.get((name, None if view is None else view.key, self.dtype, okey))
+            if e is None or (e.lo is not None and not e.lo <= other <= e.hi):
+                return _first(self, other, fn, fname, name)
+            if e.sdt is not None:
+                b = _scalar_arg(other, e.sdt)
+            _run(self, e.pick, b)
+            return self
+        except (ValueError, TypeError):  # (found while tracing: nothing was written)
+            err = broadcast_failure(
+                f"in-place {name} (x {_SYMBOLS.get(name, name)}= y)", self, other)
+            if err is None:
+                raise
+            raise err from None
 
     op.__name__ = f"__i{name}__"
     return op

@@ -91,8 +91,13 @@ def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = N
     v = _args.value(x, "x", "diff")
     if v.ndim == 0:
         raise ValueError("diff() needs a Tensor with at least one dimension")
-    ax = _args.normalize_axis(axis, v.ndim)
-    n = operator.index(n)
+    ax = _args.normalize_axis(axis, v.ndim, "diff(): axis")
+    if isinstance(n, (bool, np.bool_)):
+        raise TypeError("diff(): n must be an integer, got bool")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"diff(): n must be an integer, got {type(n).__name__}") from None
     if n < 0:
         raise ValueError(f"diff(): n must be non-negative, got {n}")
     dt = np.dtype(v.dtype)
@@ -102,12 +107,22 @@ def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = N
     for name, t in (("prepend", prepend), ("append", append)):
         if t is not None:
             w = _args.value(t, name, "diff")
-            if w.ndim != v.ndim:
+            if w.ndim == 0:  # a scalar: one slice along axis (NumPy broadcasts it so)
+                w = jnp.broadcast_to(w, v.shape[:ax] + (1,) + v.shape[ax + 1:])
+            elif w.ndim != v.ndim:
                 raise ValueError(
                     f"diff(): {name} must have the same number of dimensions as x "
                     f"({v.ndim}), got shape {tuple(w.shape)}"
                 )
-            dt = _dtypes.promote(dt, np.dtype(w.dtype))
+            elif w.shape[:ax] != v.shape[:ax] or w.shape[ax + 1:] != v.shape[ax + 1:]:
+                raise ValueError(
+                    f"diff(): {name} must have the shape of x {tuple(v.shape)} except along "
+                    f"axis {ax}, got shape {tuple(w.shape)}"
+                )
+            try:
+                dt = _dtypes.promote(dt, np.dtype(w.dtype))
+            except TypeError as e:
+                raise TypeError(f"diff(): {name}: {e}") from None
             vals.insert(0, w) if name == "prepend" else vals.append(w)
 
     def build() -> Any:

@@ -77,16 +77,62 @@ def _input(x: Tensor, fname: str, norm: str, want: str) -> tuple[Any, np.dtype]:
     return v, _complex_of(dt)
 
 
+def _index(k: Any, fname: str, name: str) -> int:
+    """``k`` as a Python int (not a bool): ``TypeError`` naming ``fft.fname()`` otherwise."""
+    if isinstance(k, (bool, np.bool_)):
+        raise TypeError(f"fft.{fname}(): {name} must be an integer, got bool")
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise TypeError(
+            f"fft.{fname}(): {name} must be an integer, got {type(k).__name__}") from None
+
+
+def _axis(a: Any, ndim: int, fname: str, name: str) -> int:
+    a = _index(a, fname, name)
+    if not -ndim <= a < ndim:
+        extra = " (x needs at least one dimension)" if ndim == 0 else ""
+        raise IndexError(f"fft.{fname}(): {name} {a} is out of bounds for a Tensor of "
+                         f"dimension {ndim}{extra}")
+    return a % ndim
+
+
+def _ints(seq: Any, fname: str, name: str) -> tuple[int, ...]:
+    if isinstance(seq, (str, bytes)) or not hasattr(seq, "__iter__"):
+        raise TypeError(f"fft.{fname}(): {name} must be a sequence of integers, got "
+                        f"{type(seq).__name__}")
+    return tuple(_index(k, fname, f"{name}[{i}]") for i, k in enumerate(seq))
+
+
+# Inverse real transforms: their default length along the (last) transformed axis is
+# 2 * (m - 1) outputs for m inputs.
+_C2R = ("irfft", "hfft", "irfftn")
+
+
+def _check_points(fname: str, points: int, ax: int, m: int, default: bool) -> None:
+    """NumPy's ``Invalid number of FFT data points`` as a ``ValueError`` naming
+    ``fft.fname()``: an empty input axis, or an inverse real transform of one element."""
+    if points >= 1:
+        return
+    if default and fname in _C2R:
+        why = (f"the default 2 * (m - 1) outputs for the m = {m} elements of axis {ax}; pass "
+               "n (or s) explicitly, or give at least 2 elements")
+    else:
+        why = f"axis {ax} of x has size {m}"
+    raise ValueError(f"fft.{fname}(): invalid number of FFT data points ({points}): {why}")
+
+
 def _one(fname: str, jfn: Any, want: str, out: str, x: Tensor, n: Any, axis: int,
          norm: str) -> Tensor:
     v, dt = _input(x, fname, norm, want)
-    if v.ndim == 0:
-        raise ValueError(f"fft.{fname}() needs a Tensor with at least one dimension")
-    ax = _args.normalize_axis(axis, v.ndim)
+    ax = _axis(axis, v.ndim, fname, "axis")
+    m = v.shape[ax]
     if n is not None:
-        n = operator.index(n)
+        n = _index(n, fname, "n")
         if n < 1:
             raise ValueError(f"fft.{fname}(): n must be positive, got {n}")
+    else:
+        _check_points(fname, 2 * (m - 1) if fname in _C2R else m, ax, m, True)
     odt = _complex_of(dt) if out == "c" else _real_of(dt)
 
     def build() -> Any:
@@ -98,25 +144,74 @@ def _one(fname: str, jfn: Any, want: str, out: str, x: Tensor, n: Any, axis: int
     return Tensor._wrap(_kernels.call(("fft", fname, n, ax, norm, dt), build, v))
 
 
+def _sequential(fname: str, a: Any, s: tuple[int, ...], ax: tuple[int, ...],
+                norm: str) -> Any:
+    """NumPy's N-d transform as 1-d transforms, last axis first: for ``axes`` that repeat
+    an axis (``jax.numpy``'s N-d transforms refuse them; NumPy transforms that axis again)."""
+    one = jnp.fft.ifft if fname in ("ifftn", "irfftn") else jnp.fft.fft
+    last = len(ax) - 1
+    if fname == "rfftn":
+        a = jnp.fft.rfft(a, n=s[last], axis=ax[last], norm=norm)
+    if fname in ("rfftn", "irfftn"):
+        rest = range(last - 1, -1, -1)
+    else:
+        rest = range(last, -1, -1)
+    for i in rest:
+        a = one(a, n=s[i], axis=ax[i], norm=norm)
+    if fname == "irfftn":
+        a = jnp.fft.irfft(a, n=s[last], axis=ax[last], norm=norm)
+    return a
+
+
 def _many(fname: str, jfn: Any, want: str, out: str, x: Tensor, s: Any, axes: Any,
           norm: str) -> Tensor:
     v, dt = _input(x, fname, norm, want)
-    if axes is None:
-        ax = tuple(range(v.ndim)) if s is None else tuple(range(v.ndim - len(s), v.ndim))
-    else:
-        ax = tuple(_args.normalize_axis(a, v.ndim) for a in axes)
-        if len(set(ax)) != len(ax):
-            raise ValueError(f"fft.{fname}(): repeated axis in {axes!r}")
     if s is not None:
-        s = tuple(operator.index(k) for k in s)
-        if len(s) != len(ax):
-            raise ValueError(f"fft.{fname}(): s and axes must have the same length")
+        s = _ints(s, fname, "s")
+    if axes is None:
+        if s is None:
+            ax = tuple(range(v.ndim))
+        elif len(s) > v.ndim:
+            raise ValueError(f"fft.{fname}(): s has {len(s)} entries, more than the "
+                             f"{v.ndim} dimensions of x")
+        else:
+            ax = tuple(range(v.ndim - len(s), v.ndim))
+    else:
+        axes = _ints(axes, fname, "axes")
+        if s is not None and len(s) != len(axes):
+            raise ValueError(f"fft.{fname}(): s and axes must have the same length, got "
+                             f"{len(s)} and {len(axes)}")
+        ax = tuple(_axis(a, v.ndim, fname, f"axes[{i}]") for i, a in enumerate(axes))
+    real = fname in ("rfftn", "irfftn")
+    if real and not ax:
+        if v.ndim == 0:
+            _axis(-1, 0, fname, "axis")
+        raise ValueError(f"fft.{fname}(): axes must not be empty")
+    given = s is not None
+    if s is None:
+        s = tuple(v.shape[a] for a in ax)
+    else:
+        for i, k in enumerate(s):
+            if k < 1 and k != -1:
+                raise ValueError(f"fft.{fname}(): s[{i}] must be positive or -1, got {k}")
         s = tuple(v.shape[a] if k == -1 else k for k, a in zip(s, ax))
+    for i, (k, a) in enumerate(zip(s, ax)):
+        last_c2r = fname == "irfftn" and i == len(ax) - 1 and not given
+        _check_points(fname, 2 * (k - 1) if last_c2r else k, a, v.shape[a], not given)
+    if fname == "irfftn" and not given:
+        s = s[:-1] + (2 * (s[-1] - 1),)
+    repeated = len(set(ax)) != len(ax)
+    js = s if given else None  # (jax.numpy's own default when s is not given)
     odt = _complex_of(dt) if out == "c" else _real_of(dt)
 
     def build() -> Any:
         def f(a: Any) -> Any:
-            return jfn(a.astype(dt), s=s, axes=ax, norm=norm).astype(odt)
+            a = a.astype(dt)
+            if not ax:
+                return a.astype(odt)
+            if repeated:
+                return _sequential(fname, a, s, ax, norm).astype(odt)
+            return jfn(a, s=js, axes=ax, norm=norm).astype(odt)
 
         return f
 
