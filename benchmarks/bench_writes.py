@@ -29,7 +29,8 @@ Workloads (issue targets in brackets):
 * ``fresh_view``: 1000 writes ``X.T[i, j] = v`` through a fresh ``.T`` each time, against the
   same writes through a ``.T`` kept in a variable [<= 1.3x];
 * ``checked``: 32 scalar writes at traced positions under ``jaxtensor.jit``, bounds checked
-  (the default) against ``check_bounds=False`` [<= 1.5x];
+  (the default) against ``check_bounds=False`` [<= 1.5x]; the position a 0-D array;
+* ``checked_int``: the same with the position a Python int (a loop's variable) [<= 1.5x];
 * ``second_process``: a small program's first calls in a second fresh process against the
   first process (same compilation cache directory) [<= 0.4x].
 """
@@ -49,7 +50,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TARGETS = {"iadd": 1.2, "jit_slices": 2.0, "fancy": 3.0, "mask": 2.0, "fresh_view": 1.3,
-           "checked": 1.5, "second_process": 0.4}
+           "checked": 1.5, "checked_int": 1.5, "second_process": 0.4}
 ANCHORS = {
     "iadd": "donated jax.jit(a + 1)",
     "jit_slices": "donated jax.jit, lax.dynamic_update_slice",
@@ -57,6 +58,7 @@ ANCHORS = {
     "mask": "donated jax.jit jnp.where",
     "fresh_view": "the same writes through a kept view",
     "checked": "jaxtensor.jit check_bounds=False",
+    "checked_int": "jaxtensor.jit check_bounds=False",
     "second_process": "first process (first calls)",
 }
 
@@ -229,6 +231,20 @@ def measure(quick: bool) -> dict[str, list[float]]:
         block(w)
 
     out["checked"] = list(_rounds(c_chk, a_unchk, 200, rounds))
+
+    # (new functions: a Python int is traced as another type than a 0-D array)
+    chk_int = jt.jit(scalar_writes)
+    unchk_int = jt.jit(scalar_writes, check_bounds=False)
+
+    def c_chk_int() -> None:
+        chk_int(w, 5)
+        block(w)
+
+    def a_unchk_int() -> None:
+        unchk_int(w, 5)
+        block(w)
+
+    out["checked_int"] = list(_rounds(c_chk_int, a_unchk_int, 200, rounds))
     return out
 
 

@@ -29,8 +29,8 @@ FUNCTIONS: dict[str, Callable[[jt.Tensor, Any], Any]] = {
     "/=": operator.itruediv, "setitem": lambda x, s: x.__setitem__(0, s),
     "pow_scalar_base": lambda x, s: jt.pow(s, x),
 }
-DTYPES = ["uint8", "int8", "int16", "int32", "float16", "float32", "bool", "complex64"]
-NUMBERS = [3, 2.5, True, 1j, 300, -5, 1e40]
+DTYPES = ["uint8", "int16", "float16", "float32", "bool", "complex64"]
+NUMBERS = [3, 2.5, True, 1j, 300, 1e40]
 
 
 def _outcome(f: Callable, dt: str, s: Any) -> Any:
