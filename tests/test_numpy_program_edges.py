@@ -88,3 +88,16 @@ def test_bool_operands_of_pow_floordiv_mod_give_int8(op) -> None:
     with pytest.raises(TypeError):  # (NumPy: int8 into bool breaks same_kind)
         iop(x, jt.asarray(b))
     np.testing.assert_array_equal(x.numpy(), a)
+
+
+def test_dir_offers_only_what_a_tensor_has() -> None:
+    """``dir(x)`` (tab completion) leaves out NumPy's names a Tensor lacks, which raise."""
+    x = jt.zeros((2, 2))
+    names = dir(x)
+    assert "copy" not in names and "fill" not in names
+    assert {"real", "imag", "shape", "reshape", "__getitem__"} <= set(names)
+    for n in names:
+        try:
+            getattr(x, n)
+        except AttributeError:
+            raise AssertionError(n) from None

@@ -603,6 +603,14 @@ def _bind() -> None:
     for name in _numpy_names.TENSOR:
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _numpy_names.Absent(name))
+    Tensor.__dir__ = _dir  # type: ignore[method-assign]
+
+
+def _dir(self: Tensor) -> list[str]:
+    """``dir(x)`` without the NumPy names a Tensor lacks (``copy``, ``fill``: they raise),
+    so that completion offers only what works."""
+    return [n for n in object.__dir__(self)
+            if not isinstance(getattr(type(self), n, None), _numpy_names.Absent)]
 
 
 _bind()
