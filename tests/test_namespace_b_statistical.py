@@ -353,3 +353,20 @@ def test_diff_scalar_prepend_append_broadcast_like_numpy():
             jt.diff(T(a), axis=axis, prepend=5.0, append=T(np.asarray(-1.0))).numpy(),
             np.diff(a, axis=axis, prepend=5.0, append=-1.0))
     assert jt.diff(T([1, 4, 9]), prepend=0).tolist() == [1, 3, 5]
+
+
+def test_fftn_with_and_without_s_of_the_same_sizes() -> None:
+    """A call with ``s`` given and one without, whose sizes coincide, are different
+    programs (one kernel for both gave the input's shape where ``s`` asked another)."""
+    x2 = jt.asarray(np.arange(2, dtype=np.complex64))
+    x4 = jt.asarray(np.arange(4, dtype=np.complex64))
+    for name in ("fftn", "ifftn", "rfftn", "irfftn"):
+        f, g = getattr(jt.fft, name), getattr(np.fft, name)
+        a2 = x2.real if name == "rfftn" else x2
+        a4 = x4.real if name == "rfftn" else x4
+        f(a2, axes=[0])
+        for a in (a4, a2):
+            want = g(np.asarray(a), s=(2,), axes=[0])
+            got = f(a, s=(2,), axes=[0])
+            assert got.shape == want.shape, name
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)

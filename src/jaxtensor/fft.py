@@ -215,7 +215,7 @@ def _many(fname: str, jfn: Any, want: str, out: str, x: Tensor, s: Any, axes: An
 
         return f
 
-    return Tensor._wrap(_kernels.call(("fftn", fname, s, ax, norm, dt), build, v))
+    return Tensor._wrap(_kernels.call(("fftn", fname, s, js, ax, norm, dt), build, v))
 
 
 def fft(x: Tensor, /, *, n: int | None = None, axis: int = -1,
