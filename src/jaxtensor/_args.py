@@ -59,6 +59,16 @@ def wrap(val: Any, *inputs: Any) -> Tensor:
     return Tensor._wrap(val)
 
 
+def integer(k: Any, name: str) -> int:
+    """``k`` as a Python int, not a bool: ``TypeError`` naming ``name`` (``"diff(): n"``)."""
+    if isinstance(k, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got bool")
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(k).__name__}") from None
+
+
 def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     """``axis`` as a non-negative int below ``ndim``: ``TypeError`` when it is no integer,
     ``IndexError`` when it is out of range."""
@@ -126,21 +136,17 @@ def scalar_or_value(x: Any, other_dtype: np.dtype, fname: str | None = None
     if isinstance(x, Tensor):
         v = x._value()
         return v, np.dtype(v.dtype)
-    weak = weak_scalar(x)
-    if weak is not None:
-        dt = _dtypes.scalar_result(other_dtype, weak)
-        if isinstance(weak, complex) and dt.kind != "c":
+    weak = None if type(x) in _SCALARS else weak_scalar(x)  # (a Python number traced by jit)
+    s = x if weak is None else weak
+    if type(s) in _SCALARS:
+        dt = _dtypes.scalar_result(other_dtype, s)
+        if isinstance(s, complex) and dt.kind != "c":
             raise TypeError(f"cannot combine a complex scalar with a Tensor of dtype {dt}")
-        if isinstance(weak, float) and dt.kind in "iub":
+        if isinstance(s, float) and dt.kind in "iub":
             raise TypeError(f"cannot combine a float scalar with a Tensor of dtype {dt}")
-        check_weak(x, weak, dt)
-        return x.astype(dt), dt
-    if type(x) in _SCALARS:
-        dt = _dtypes.scalar_result(other_dtype, x)
-        if isinstance(x, complex) and dt.kind != "c":
-            raise TypeError(f"cannot combine a complex scalar with a Tensor of dtype {dt}")
-        if isinstance(x, float) and dt.kind in "iub":
-            raise TypeError(f"cannot combine a float scalar with a Tensor of dtype {dt}")
+        if weak is not None:
+            check_weak(x, weak, dt)
+            return x.astype(dt), dt
         try:
             return np.asarray(x, dtype=dt), dt
         except OverflowError:

@@ -345,6 +345,11 @@ del _name, _kernel, _category
 
 
 # -- written out ----------------------------------------------------------------------------
+def _scalar_as(s: Any, weak: Any, dt: np.dtype) -> Any:
+    """A Python scalar (or, ``weak``, a traced one) as a value of ``dt``."""
+    return np.asarray(s, dtype=dt) if weak is None else s.astype(dt)
+
+
 def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     """Clamp every element of ``x`` to ``[min, max]`` (either bound may be ``None``).
 
@@ -366,36 +371,26 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
         if bound is None:
             kinds.append(None)
             continue
-        weak = weak_scalar(bound)  # (a Python number traced by jit: as the number)
+        # (a Python number traced by jit counts as the number it stands for)
+        weak = None if type(bound) in SCALARS else weak_scalar(bound)
+        sc = bound if weak is None else weak
         if isinstance(bound, Tensor):
             b = bound._value()
             kinds.append("t")
-        elif weak is not None:
-            if isinstance(weak, complex):
+        elif type(sc) in SCALARS:
+            if isinstance(sc, complex):
                 raise TypeError("clip() bounds must be real")
-            if dt.kind in "iu" and isinstance(weak, float):
-                b = bound.astype(_dtypes.default_float)
-                kinds.append("f")
-            elif dt.kind in "iu":
-                info = np.iinfo(dt)
-                b = jnp.clip(bound, info.min, info.max).astype(dt)
-                kinds.append("s")
-            else:
-                b = bound.astype(dt)
-                kinds.append("s")
-        elif type(bound) in SCALARS:
-            if isinstance(bound, complex):
-                raise TypeError("clip() bounds must be real")
-            if dt.kind in "iu" and isinstance(bound, float):
-                b = np.asarray(bound, dtype=_dtypes.default_float)
+            if dt.kind in "iu" and isinstance(sc, float):
+                b = _scalar_as(bound, weak, _dtypes.default_float)
                 kinds.append("f")
             elif dt.kind in "iu":
                 # out-of-range integer bounds: clamp them to the dtype's range first
                 info = np.iinfo(dt)
-                b = np.asarray(builtins.min(builtins.max(bound, info.min), info.max), dtype=dt)
+                b = (np.asarray(builtins.min(builtins.max(bound, info.min), info.max), dtype=dt)
+                     if weak is None else jnp.clip(bound, info.min, info.max).astype(dt))
                 kinds.append("s")
             else:
-                b = np.asarray(bound, dtype=dt)
+                b = _scalar_as(bound, weak, dt)
                 kinds.append("s")
         else:
             b = value(bound, "min" if bound is min else "max", "clip")

@@ -128,13 +128,12 @@ def _round(self: Tensor, ndigits: int | None = None) -> Any:
     if not self.ndim:
         v = round(self.item(), ndigits)
         return v if ndigits is None else asarray(v, dtype=self.dtype)
-    if ndigits is None or self.dtype.kind not in "fc":
-        if ndigits is None or ndigits >= 0:
-            return ew.round(self)
-    scale = 10.0 ** ndigits
+    if ndigits is None or (ndigits >= 0 and self.dtype.kind not in "fc"):
+        return ew.round(self)
     if self.dtype.kind in "fc":
-        return ew.round(self * scale) / scale
-    return _astype(ew.round(self / 10.0 ** -ndigits) * 10.0 ** -ndigits, self.dtype)
+        return ew.round(self * 10.0 ** ndigits) / 10.0 ** ndigits
+    unit = 10.0 ** -ndigits  # (an integer Tensor to tens, hundreds, ...)
+    return _astype(ew.round(self / unit) * unit, self.dtype)
 
 
 # -- complex parts ---------------------------------------------------------------------------

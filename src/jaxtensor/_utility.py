@@ -3,7 +3,6 @@ aliasing query ``shares_memory``."""
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import jax.numpy as jnp
@@ -92,12 +91,7 @@ def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = N
     if v.ndim == 0:
         raise ValueError("diff() needs a Tensor with at least one dimension")
     ax = _args.normalize_axis(axis, v.ndim, "diff(): axis")
-    if isinstance(n, (bool, np.bool_)):
-        raise TypeError("diff(): n must be an integer, got bool")
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise TypeError(f"diff(): n must be an integer, got {type(n).__name__}") from None
+    n = _args.integer(n, "diff(): n")
     if n < 0:
         raise ValueError(f"diff(): n must be non-negative, got {n}")
     dt = np.dtype(v.dtype)

@@ -16,7 +16,6 @@ Examples
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import jax
@@ -78,23 +77,15 @@ def _input(x: Tensor, fname: str, norm: str, want: str) -> tuple[Any, np.dtype]:
 
 
 def _index(k: Any, fname: str, name: str) -> int:
-    """``k`` as a Python int (not a bool): ``TypeError`` naming ``fft.fname()`` otherwise."""
-    if isinstance(k, (bool, np.bool_)):
-        raise TypeError(f"fft.{fname}(): {name} must be an integer, got bool")
-    try:
-        return operator.index(k)
-    except TypeError:
-        raise TypeError(
-            f"fft.{fname}(): {name} must be an integer, got {type(k).__name__}") from None
+    return _args.integer(k, f"fft.{fname}(): {name}")
 
 
 def _axis(a: Any, ndim: int, fname: str, name: str) -> int:
     a = _index(a, fname, name)
-    if not -ndim <= a < ndim:
-        extra = " (x needs at least one dimension)" if ndim == 0 else ""
+    if ndim == 0:
         raise IndexError(f"fft.{fname}(): {name} {a} is out of bounds for a Tensor of "
-                         f"dimension {ndim}{extra}")
-    return a % ndim
+                         "dimension 0 (x needs at least one dimension)")
+    return _args.normalize_axis(a, ndim, f"fft.{fname}(): {name}")
 
 
 def _ints(seq: Any, fname: str, name: str) -> tuple[int, ...]:
@@ -349,7 +340,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
     >>> jt.fft.fftfreq(4, d=0.5).tolist()
     [0.0, 0.5, -1.0, -0.5]
     """
-    n = operator.index(n)
+    n = _args.integer(n, "fftfreq(): n")
     if n < 1:
         raise ValueError(f"fftfreq(): n must be positive, got {n}")
     dt = _freq_dtype(dtype)
@@ -364,7 +355,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
     >>> jt.fft.rfftfreq(4).tolist()
     [0.0, 0.25, 0.5]
     """
-    n = operator.index(n)
+    n = _args.integer(n, "rfftfreq(): n")
     if n < 1:
         raise ValueError(f"rfftfreq(): n must be positive, got {n}")
     dt = _freq_dtype(dtype)

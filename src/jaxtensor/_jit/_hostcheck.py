@@ -178,7 +178,7 @@ class _Interp:
             raise _GiveUp  # (only the caller picks an element of a stack)
         x = [self.value(v) for v in ins]
         dtype = eqn.outvars[0].aval.dtype
-        return _apply(name, x, [v.aval.dtype for v in ins], dtype, eqn.params)
+        return _apply(name, x, [v.aval.dtype for v in ins], dtype)
 
 
 def _fit(x: _Aff, dtype: Any) -> Ivs:
@@ -243,7 +243,7 @@ def _fold(name: str, x: list, dtype: Any) -> Any:
     return int(out)
 
 
-def _apply(name: str, x: list, in_dtypes: list, dtype: Any, params: dict) -> Any:
+def _apply(name: str, x: list, in_dtypes: list, dtype: Any) -> Any:
     if all(type(v) in (int, bool) for v in x):
         return _fold(name, x, dtype)
     if name in ("add", "sub", "mul"):
@@ -355,8 +355,7 @@ def _opaque() -> Any:
 #: weak reference: JAX arrays never change), so that one index array passed to many calls
 #: is read once
 _values = cache("host-checked scalars", 256)
-_ARRAY = type(jax.numpy.zeros(0))
-_on_cpu: list[bool] = []
+_ArrayImpl = type(jax.numpy.zeros(()))
 
 
 def _host_int(v: Any, dtype: np.dtype, weak: bool) -> int | None:
@@ -364,14 +363,12 @@ def _host_int(v: Any, dtype: np.dtype, weak: bool) -> int | None:
     for (``dtype``, JAX's ``weak`` type) and the host has it or XLA:CPU does (an
     accelerator's would be a device read per call): else None."""
     t = type(v)
-    if t is _ARRAY:
+    if t is _ArrayImpl:
         kept = _values.get(id(v))
         if kept is not None and kept[0]() is v:
             value = kept[1]
         else:
-            if not _on_cpu:
-                _on_cpu.append(jax.default_backend() == "cpu")
-            if not _on_cpu[0] or v.ndim or v.dtype.kind != "i":
+            if v.ndim or v.dtype.kind != "i":
                 return None
             try:
                 (device,) = v.devices()
