@@ -103,10 +103,17 @@ def _key(h, env, key):
     return tuple(_item(h, env, it) for it in key)
 
 
+#: a module global the bodies of ``test_programs_reading_changing_globals`` read
+#: (``("g", v)``: ``SCALE[0] * v``), changed between calls as a script would
+SCALE = [1.0]
+
+
 def _value(h, env, v):
     k = v[0]
     if k == "c":
         return v[1]
+    if k == "g":
+        return SCALE[0] * v[1]
     if k == "iv":
         return env[v[1]] * v[2] + v[3]
     if k == "rd":
@@ -222,6 +229,8 @@ def _show_key(names, key):
 def _show_value(names, v):
     if v[0] == "c":
         return repr(v[1])
+    if v[0] == "g":
+        return f"SCALE[0] * {v[1]!r}"
     if v[0] == "iv":
         return f"{names[v[1]]} * {v[2]} + {v[3]}"
     tail = f" + {v[4]}" if v[0] == "rd" else ""
@@ -569,3 +578,42 @@ def test_random_program_matches_numpy(mode, prog):
                                        err_msg=f"array {k}")
             np.testing.assert_allclose(np.asarray(o), want[k][1:], rtol=1e-12,
                                        err_msg=f"a view of array {k} made before")
+
+
+def _read_global(stmts):
+    """``stmts`` with every constant value ``("c", v)`` read as ``SCALE[0] * v``."""
+    if type(stmts) is tuple and len(stmts) == 2 and stmts[0] == "c":
+        return ("g", stmts[1])
+    if type(stmts) in (tuple, list):
+        return type(stmts)(_read_global(e) for e in stmts)
+    return stmts
+
+
+@settings(deadline=None, max_examples=int(os.environ.get("FUZZ_N", 25)) // 4)
+@given(prog=programs(), scales=st.lists(st.sampled_from([1.0, 2.0, -0.5, 0.0]),
+                                        min_size=2, max_size=3))
+def test_programs_reading_changing_globals(prog, scales):
+    """Eager loops whose bodies read a module global that changes between calls (as at a
+    script's top level) compute what NumPy's Python loops compute with its current value."""
+    values, pre, stmts, _ = prog
+    stmts = _read_global(stmts)
+    note(_show(len(values), pre, stmts))
+    arrays, ts = _arrays(NP, values, pre), _arrays(JT, values, pre)
+    try:
+        for scale in scales:
+            SCALE[0] = scale
+            try:
+                want = _run(NP, stmts, arrays)
+                raised = False
+            except IndexError:
+                raised = True
+            if raised:
+                with pytest.raises(IndexError):
+                    _run(JT, stmts, ts)
+                return
+            got = _run(JT, stmts, ts)
+            for k, (g, w) in enumerate(zip(got, want)):
+                np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12,
+                                           err_msg=f"slot {k}, SCALE {scale}")
+    finally:
+        SCALE[0] = 1.0

@@ -59,6 +59,7 @@ from ._utility import *  # noqa: F403
 # the public exceptions print as the names users catch them by
 TracerLeakError.__module__ = NonConcreteBooleanIndexError.__module__ = "jaxtensor"
 UnrolledLoopWarning.__module__ = ds.__module__ = "jaxtensor"  # noqa: F405
+RecompileWarning.__module__ = "jaxtensor"  # noqa: F405
 
 # The public dtype constants wrap NumPy dtypes (see _dtypes.DType).
 bool = _dtypes.public["bool"]  # noqa: A001
