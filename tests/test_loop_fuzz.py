@@ -41,6 +41,9 @@ from hypothesis.extra.numpy import arrays
 
 import jaxtensor as jt
 
+# (every drawn program is a new program of the same body code: the warning is expected)
+pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
+
 
 # -- the two helper namespaces ------------------------------------------------------------
 def _np_loop(lo, hi, body):
