@@ -551,6 +551,9 @@ class Jitted:
         plan = self._plans.get(spec)
         if plan is None:
             plan = self._compile(spec)
+        fn = plan.fn
+        if fn is None:  # (dropped by another thread's discovery: described again)
+            return None
         full = list(d.inputs)
         for k, p in enumerate(plan.positions):
             full[p] = d.storages[k].settled()
@@ -558,7 +561,7 @@ class Jitted:
             full.append(_starts(d.starts))
         tok = CALL.set(_Call(d.storages, d.outer, d.parent, full))
         try:
-            lowered = plan.fn.lower(*full)
+            lowered = fn.lower(*full)
         except _Retrace:
             self._retrace(plan)
             return None
@@ -569,7 +572,7 @@ class Jitted:
             # (the discovering trace holds the closed-over values as constants, and JAX's
             # caches hold that trace while its function lives: dropped now, so that the
             # next plan can donate them and is the one compiled)
-            plan.fn = None
+            plan.fn = fn = None
             return None
         return plan, lowered
 
