@@ -240,6 +240,29 @@ def _starts(starts: list[Any]) -> Any:
     return np.array(starts, dtype=_IDX)
 
 
+def _closed_over(fn: Callable) -> list[Storage]:
+    """The storages of the Tensors ``fn`` names in its closure or its globals: implicit
+    inputs from the first trace on (a closed-over Tensor found by the trace instead costs
+    a second trace; one reached another way, through a container or a called function,
+    still is)."""
+    found: list[Storage] = []
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:  # (an empty cell)
+            continue
+        if isinstance(v, Tensor):
+            found.append(v._storage)
+    code, glob = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+    if code is not None and isinstance(glob, dict):
+        for name in code.co_names:
+            v = glob.get(name)
+            if isinstance(v, Tensor):
+                found.append(v._storage)
+    # (a Tensor of an enclosing trace is left to the trace to find)
+    return [st for st in dict.fromkeys(found) if not isinstance(st._array, jax.core.Tracer)]
+
+
 class Jitted:
     """A function compiled by :func:`jit`.
 
@@ -260,6 +283,7 @@ class Jitted:
         # closed-over storages the function reads or writes (weakly: one that nothing else
         # holds any more is dropped, and the function recompiled without it)
         self._implicit: list[weakref.ref[Storage]] = []
+        self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
         self._plans: dict[Hashable, Plan] = {}
@@ -351,6 +375,9 @@ class Jitted:
     def _describe(self, args: tuple, kwargs: dict) -> _Desc:
         """What a call passes: its storages (each once), what each leaf is, the views'
         start offsets, the other leaves, and where and how it is made."""
+        if not self._scanned:
+            self._scanned = True
+            self._adopt(_closed_over(self._fn))
         leaves, treedef, static = self._flatten(args, kwargs)
         storages: list[Storage] = []
         sid: dict[Storage, int] = {}
@@ -527,6 +554,9 @@ class Jitted:
         plan = self._plans.get(spec)
         if plan is None:
             plan = self._compile(spec)
+        fn = plan.fn
+        if fn is None:  # (dropped by another thread's discovery: described again)
+            return None
         full = list(d.inputs)
         for k, p in enumerate(plan.positions):
             full[p] = d.storages[k].settled()
@@ -534,7 +564,7 @@ class Jitted:
             full.append(_starts(d.starts))
         tok = CALL.set(_Call(d.storages, d.outer, d.parent, full))
         try:
-            lowered = plan.fn.lower(*full)
+            lowered = fn.lower(*full)
         except _Retrace:
             self._retrace(plan)
             return None
@@ -542,6 +572,10 @@ class Jitted:
             CALL.reset(tok)
         if plan.discovered:
             self._adopt([st for st in (r() for r in plan.discovered) if st is not None])
+            # (the discovering trace holds the closed-over values as constants, and JAX's
+            # caches hold that trace while its function lives: dropped now, so that the
+            # next plan can donate them and is the one compiled)
+            plan.fn = fn = None
             return None
         return plan, lowered
 
