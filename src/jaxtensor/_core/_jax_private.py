@@ -24,9 +24,10 @@ import jax
 from jax.experimental import checkify
 
 __all__ = [
-    "DebugInfo", "EvalTrace", "MISSING", "checkify_error_preds", "checkify_rules", "eval_trace",
-    "jnp_indexing", "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
-    "register_canonicalize_value_handler", "register_lowering", "shard_arg_handlers",
+    "DebugInfo", "EvalTrace", "MISSING", "checkify_error_preds", "eval_trace", "jnp_indexing",
+    "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
+    "register_canonicalize_value_handler", "register_checkify_rule", "register_lowering",
+    "shard_arg_handlers",
     "initial_result_paths", "trace_state",
 ]
 
@@ -74,13 +75,16 @@ except (ImportError, AttributeError):
     MISSING["jax._src.core.pytype_aval_mappings"] = (
         "jax.lax functions and jax.jit functions do not take Tensors: pass t.to_jax()")
 
-# -- gating writes by checkify's error state (checked against JAX 0.10.2) ---------------------
+# -- gating writes by checkify's error state (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) ---
 # ``checkify_rules`` maps a primitive to its rule under ``checkify``; jaxtensor adds one for
-# its ``jaxtensor_no_error`` primitive, which reads the error state so far through
-# ``checkify_error_preds`` (the predicates of a ``checkify.Error``, its private ``_pred``).
+# its ``jaxtensor_no_error`` primitive (:func:`register_checkify_rule`), which reads the error
+# state so far through ``checkify_error_preds`` (the predicates of a ``checkify.Error``, its
+# private ``_pred``). A rule's arguments moved: up to JAX 0.10 ``(error, enabled_errors,
+# *args)``, from 0.11 ``(ctx, error, enabled_errors, *args)`` (a ``CheckifyContext`` first);
+# the rule registered here finds the error state by its public type, so it fits both.
 # ``register_lowering``/``lower_fun`` give that primitive its lowering outside checkify.
 try:
-    from jax._src.checkify import error_checks as checkify_rules
+    from jax._src.checkify import error_checks as _checkify_rules
     from jax.interpreters.mlir import lower_fun, register_lowering
 
     if not hasattr(checkify.Error, "_pred"):
@@ -91,8 +95,19 @@ try:
         """The failure predicates of a ``checkify.Error`` (one per kind of error)."""
         return list(_preds(error).values())
 
+    def register_checkify_rule(primitive: Any, rule: Any) -> None:
+        """Make ``rule(error) -> (error, out)`` the rule of ``primitive`` (bound with no
+        arguments) under ``checkify``, on every JAX release's rule signature."""
+        error_type = checkify.Error
+
+        def checkify_rule(*args: Any, **params: Any) -> tuple[Any, Any]:
+            error = args[0] if isinstance(args[0], error_type) else args[1]
+            return rule(error)
+
+        _checkify_rules[primitive] = checkify_rule
+
 except (ImportError, AttributeError):
-    checkify_rules = checkify_error_preds = None  # type: ignore[assignment]
+    checkify_error_preds = register_checkify_rule = None  # type: ignore[assignment]
     lower_fun = register_lowering = None  # type: ignore[assignment]
     MISSING["jax._src.checkify.error_checks"] = (
         "inside a jaxtensor.jit function, writes after a failed bounds check in a loop body "
