@@ -34,7 +34,7 @@ __all__ = [
 #: The fenced names this JAX release lacks: name -> what jaxtensor does without it.
 MISSING: dict[str, str] = {}
 
-# -- the current trace (checked against JAX 0.10.2) -------------------------------------------
+# -- the current trace (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) -----------------------------
 # ``trace_state.value`` is the trace JAX is running (``eval_trace``, an ``EvalTrace``, outside
 # any transformation). Storages record it when made and compare it on every write (a write of
 # a tracer into a storage of another trace would leak it), and ``jaxtensor.jit``'s short path
@@ -62,7 +62,7 @@ except (ImportError, AttributeError):
     MISSING["jax._src.core.trace_state_strong_ref"] = (
         "the current trace is read through jax.extend.core.take_current_trace (slower)")
 
-# -- Tensors as arguments of jax.lax functions and jax.jit (checked against JAX 0.10.2) -------
+# -- Tensors as arguments of jax.lax functions and jax.jit (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) ---
 # JAX no longer calls ``__jax_array__`` for these; a type is registered with its aval (what
 # ``jax.typeof`` answers), its value canonicalisation and its argument-sharding handler.
 try:
@@ -75,7 +75,7 @@ except (ImportError, AttributeError):
     MISSING["jax._src.core.pytype_aval_mappings"] = (
         "jax.lax functions and jax.jit functions do not take Tensors: pass t.to_jax()")
 
-# -- gating writes by checkify's error state (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) ---
+# -- gating writes by checkify's error state (checked against JAX 0.10.2, 0.11.2, 0.12.0.1)
 # ``checkify_rules`` maps a primitive to its rule under ``checkify``; jaxtensor adds one for
 # its ``jaxtensor_no_error`` primitive (:func:`register_checkify_rule`), which reads the error
 # state so far through ``checkify_error_preds`` (the predicates of a ``checkify.Error``, its
@@ -113,7 +113,7 @@ except (ImportError, AttributeError):
         "inside a jaxtensor.jit function, writes after a failed bounds check in a loop body "
         "or branch are not skipped (the call still raises the IndexError)")
 
-# -- names in JAX's tracing errors (checked against JAX 0.10.2) -------------------------------
+# -- names in JAX's tracing errors (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) -----------------
 # ``jax.jit`` takes a function's name, source and argument names for its errors ("while
 # tracing the function f at file:line ... the argument x") from the function's
 # ``__fun_debug_info__`` (a ``DebugInfo``) where it has one. ``jaxtensor.jit`` gives its traced
@@ -126,7 +126,7 @@ except (ImportError, AttributeError):
         "errors while tracing a jaxtensor.jit function name jaxtensor's traced function and "
         "its inputs instead of the user's function and arguments")
 
-# -- JAX's own indexing with Tensor indices (checked against JAX 0.10.2) ----------------------
+# -- JAX's own indexing with Tensor indices (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) --------
 # Every path of JAX's index parser (reads, ``.at[]`` updates, ``ufunc.at``) starts at this
 # module's ``eliminate_deprecated_list_indexing``, which ``_indexing/_jax_hook.py`` wraps.
 try:
@@ -141,7 +141,7 @@ except (ImportError, AttributeError):
         "t.to_jax()")
 
 
-# -- XLA's FFI C API (xla/ffi/api/c_api.h as shipped in jaxlib 0.10.2) ------------------------
+# -- XLA's FFI C API (xla/ffi/api/c_api.h as shipped in jaxlib 0.10.2 to 0.12.0.1) ------------
 def make_noop_ffi_handler() -> Any:
     """An XLA FFI handler (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``) that does nothing,
     as a ctypes callback (for ``_uninitialized.py``, which registers it through the public
@@ -193,6 +193,6 @@ def make_noop_ffi_handler() -> Any:
 
 if MISSING:
     warnings.warn(
-        f"jaxtensor was checked against JAX 0.10.2; this JAX {jax.__version__} lacks "
+        f"jaxtensor was checked against JAX 0.10.2 to 0.12.0.1; this JAX {jax.__version__} lacks "
         + "; ".join(f"{name}, so {what}" for name, what in MISSING.items()),
         RuntimeWarning, stacklevel=2)
