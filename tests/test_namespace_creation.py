@@ -8,12 +8,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import torch
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 xps = make_strategies_namespace(jt)
 DEV = jax.devices()[0]

@@ -34,8 +34,8 @@ from .._core import JitTrace, Storage, TracerLeakError, current_trace
 from .._core._jax_private import (
     EvalTrace,
     checkify_error_preds,
-    checkify_rules,
     lower_fun,
+    register_checkify_rule,
     register_lowering,
 )
 
@@ -48,7 +48,7 @@ _MISSING = object()
 OWN, CHECKIFY, INHERIT = "own", "checkify", "inherit"
 
 
-def _no_error_rule(error: Any, enabled_errors: Any, *_: Any, **__: Any) -> tuple[Any, Any]:
+def _no_error_rule(error: Any) -> tuple[Any, Any]:
     preds = [jnp.any(p) for p in checkify_error_preds(error)]
     failed = preds[0] if preds else jnp.bool_(False)
     for p in preds[1:]:
@@ -64,10 +64,10 @@ no_error_p.def_impl(lambda: np.bool_(True))
 no_error_p.def_abstract_eval(lambda: ShapedArray((), np.dtype(bool)))
 #: Whether writes can be gated by checkify's error state (JAX's private rule table is there:
 #: ``_jax_private.MISSING``); without it writes under checkify are not gated.
-GATED = checkify_rules is not None
+GATED = register_checkify_rule is not None
 if GATED:
     register_lowering(no_error_p, lower_fun(lambda: [jnp.bool_(True)], multiple_results=True))
-    checkify_rules[no_error_p] = _no_error_rule
+    register_checkify_rule(no_error_p, _no_error_rule)
 
 
 class Trace(JitTrace):
