@@ -585,7 +585,7 @@ PROGRAMS: dict[str, Program] = {p.name: p for p in (
             {"test": 6, "quick": 32, "full": 128}, flat=True,
             tol={"rtol": 1e-5, "atol": 1e-6}),
     Program("insertion_sort", insertion_sort_numpy, insertion_sort_port, insertion_sort_lax,
-            _sort_inputs, {"test": 8, "quick": 100, "full": 1000}),
+            _sort_inputs, {"test": 8, "quick": 100, "full": 500}),
     Program("union_find", union_find_numpy, union_find_port, union_find_lax,
             _union_find_inputs, {"test": 8, "quick": 100, "full": 2000}, static=(1,)),
     Program("flood_fill", flood_fill_numpy, flood_fill_port, flood_fill_lax, _flood_inputs,
