@@ -6,8 +6,9 @@ process on one core.
 Run::
 
     python benchmarks/bench_loop_programs.py --quick          # small sizes, prints only
-    python benchmarks/bench_loop_programs.py --write          # full sizes; writes
-                                                              # docs/benchmarks.md
+    taskset -c 1 python benchmarks/bench_loop_programs.py --write before
+                      # full sizes; writes docs/benchmarks.md, section
+                      # "Loop programs (issue 28): before"
     python benchmarks/bench_loop_programs.py --programs lcs,rk4 --limit 60
 
 Per program (each measurement in its own process, killed after ``--limit`` seconds and
@@ -44,8 +45,6 @@ import _common  # one core; imported before jax (which is imported per function 
 
 sys.path.insert(0, str(_common.ROOT / "tests"))
 
-BEGIN = "<!-- loop programs: begin (benchmarks/bench_loop_programs.py) -->"
-END = "<!-- loop programs: end -->"
 MEASURES = ("first", "steady", "recompiles", "grad")
 
 
@@ -265,12 +264,16 @@ def table(rows: list[dict]) -> list[str]:
             + ["| " + " | ".join(str(r[c]) for c in cols) + " |" for r in rows])
 
 
-def write_doc(rows: list[dict], cmd: str, limit: float, calls: int) -> None:
+def write_doc(rows: list[dict], cmd: str, limit: float, calls: int, label: str) -> None:
+    """Write the table as the section of docs/benchmarks.md for ``label`` (a later run with
+    the same label replaces it; another label, "after" say, gets a section of its own)."""
     import jax
+    begin = f"<!-- loop programs {label}: begin (benchmarks/bench_loop_programs.py) -->"
+    end = f"<!-- loop programs {label}: end -->"
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [
-        BEGIN,
-        "## Loop programs (issue 28)",
+        begin,
+        f"## Loop programs (issue 28): {label}",
         "",
         "The programs of `tests/loop_ports.py` (NumPy original, idiomatic jaxtensor port "
         "called at the top level with default checks, hand-written `jax.jit` + `lax`), "
@@ -292,16 +295,17 @@ def write_doc(rows: list[dict], cmd: str, limit: float, calls: int) -> None:
         "",
         *table(rows),
         "",
-        END,
+        end,
     ]
-    _common.write_section(BEGIN, END, "\n".join(lines))
+    _common.write_section(begin, end, "\n".join(lines))
     print(f"wrote {_common.DOC}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes")
-    ap.add_argument("--write", action="store_true", help="write docs/benchmarks.md")
+    ap.add_argument("--write", metavar="LABEL",
+                    help="write docs/benchmarks.md, section 'Loop programs (issue 28): LABEL'")
     ap.add_argument("--programs", default="", help="comma-separated names (default: all)")
     ap.add_argument("--limit", type=float, default=None,
                     help="seconds per measurement (default 60 quick, 300 full)")
@@ -319,7 +323,7 @@ def main() -> None:
     names = [n for n in a.programs.split(",") if n] or list(PROGRAMS)
     rows = run(names, a.quick, limit, a.calls, rounds)
     if a.write:
-        write_doc(rows, "python " + " ".join(sys.argv), limit, a.calls)
+        write_doc(rows, "python " + " ".join(sys.argv), limit, a.calls, a.write)
 
 
 if __name__ == "__main__":
