@@ -23,13 +23,7 @@ def _numpy_result(p, inputs):
     return p.numpy(*p.args(inputs, lambda a: a))
 
 
-# (insertion_sort, union_find and flood_fill read an element into a name, then write the
-# element: NumPy's value is a copy, today's jaxtensor value is a 0-D view; they are added by
-# the last commit, with the other tests that fail today)
-_RIGHT_TODAY = sorted(set(PROGRAMS) - {"insertion_sort", "union_find", "flood_fill"})
-
-
-@pytest.mark.parametrize("name", _RIGHT_TODAY)
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_port_matches_numpy_on_two_calls_with_fresh_inputs(name: str) -> None:
     p = PROGRAMS[name]
     for seed in (1, 2):
@@ -68,3 +62,15 @@ def _check_rk4_gradient(seed: int) -> None:
 
 def test_rk4_gradient_right_on_a_first_call() -> None:
     _check_rk4_gradient(4)
+
+
+def test_rk4_gradient_right_on_a_later_call() -> None:
+    _check_rk4_gradient(5)
+    _check_rk4_gradient(6)
+
+
+def test_rk4_plain_call_after_a_gradient() -> None:
+    _check_rk4_gradient(7)
+    p = PROGRAMS["rk4"]
+    inputs = p.make_inputs(np.random.default_rng(8), p.sizes["test"])
+    p.check(p.port(*p.port_args(inputs)), _numpy_result(p, inputs))
