@@ -300,6 +300,17 @@ class Tensor:
             raise
 
     def __bool__(self) -> bool:
+        n = self.size
+        if n != 1:  # NumPy's ValueError and advice, which ported `except ValueError:` catches
+            if n == 0:
+                raise ValueError(
+                    "The truth value of an empty Tensor is ambiguous. Use `x.size > 0` to "
+                    "check that a Tensor is not empty."
+                )
+            raise ValueError(
+                f"The truth value of a Tensor with more than one element (shape "
+                f"{self.shape}) is ambiguous. Use a.any() or a.all()"
+            )
         return bool(self._scalar(bool))
 
     def __int__(self) -> int:
