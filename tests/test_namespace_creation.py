@@ -225,4 +225,6 @@ def test_scalar_conversions():
     with pytest.raises(OverflowError):
         int(jt.asarray(math.inf))
     with pytest.raises(TypeError, match="one element"):
+        float(jt.ones(3))
+    with pytest.raises(ValueError, match="ambiguous"):  # as NumPy
         bool(jt.ones(3))

@@ -72,6 +72,8 @@ float16, bfloat16 = _dtypes.public["float16"], _dtypes.public["bfloat16"]  # ext
 # Tensor's operators and methods, bound from one table once the namespace exists
 from . import _methods
 
+_indexing_functions.attach_ufunc_at(globals())  # add.at(x, indices, values), NumPy's
+
 # jax.numpy's own indexing takes Tensor indices (jnp_array[t], jnp_array.at[t])
 from ._indexing import install_jax_hook
 
