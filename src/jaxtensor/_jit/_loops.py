@@ -243,9 +243,12 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             if any(a is not b for a, b in zip(new, vals)):
                 raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
                                  "body_fun)")
-            # a failed check stops the loop (its writes are gated: it would never end)
+            # a failed check stops the loop (its writes are gated: it would never end),
+            # one of an earlier iteration or one made before the loop (``carry.base``)
             if carry.checked:
                 res = res & (codes[0] == 0)
+                if carry.base is not None:
+                    res = res & carry.base
             elif jtr.effective_mode(t) == jtr.CHECKIFY and jtr.GATED:
                 res = res & jtr.no_error_p.bind()
             return res
