@@ -39,6 +39,7 @@ from jax import lax
 from .._core import Tensor, _cache, current_trace
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
+from .._core._jax_private import weak_cast
 from . import _jit
 from . import _trace as jtr
 
@@ -179,8 +180,17 @@ def _from_arrays(arrays: list, treedef: Any, is_t: list[bool]) -> Any:
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
-def _index(i: Any) -> Tensor:
-    return Tensor._wrap(i)
+def _index(i: Any) -> Any:
+    """The loop index as the body sees it: the ``int`` of the Python loop, a weakly typed
+    integer as wide as jaxtensor's index dtype (it takes the other operand's dtype in
+    arithmetic with a Tensor, with the eager ``OverflowError`` rules of a Python int)."""
+    return weak_cast(i, jtr._IDX)
+
+
+def _wide(b: Any) -> Any:
+    """A bound of ``fori_loop`` in the index dtype (a NumPy ``int8`` bound must not make
+    the index wrap); a Python int stays one (concrete bounds stay concrete)."""
+    return b if type(b) is int else lax.convert_element_type(b, jtr._IDX)
 
 
 # -- inside a jaxtensor.jit trace -------------------------------------------------------------
@@ -205,7 +215,7 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
             met.extend(m)
             return new, res, codes
 
-        outs, res, codes = lax.fori_loop(lower, upper, step,
+        outs, res, codes = lax.fori_loop(_wide(lower), _wide(upper), step,
                                          (carry.initial(), c_arrays, carry.codes()))
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met
@@ -449,9 +459,11 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any = _NO) -
     """Run ``body_fun(i)`` for ``i`` in ``range(lower, upper)`` as one compiled XLA loop;
     the body may write any Tensor it can reach.
 
-    ``body_fun(i)`` gets ``i`` as a 0-D integer Tensor (usable as an index, in ``ds``, in
-    arithmetic) and returns nothing; its writes (to arguments, closed-over Tensors, views
-    of either, Tensors it makes) are seen after the loop by every alias, as if the Python
+    ``body_fun(i)`` gets ``i`` as the traced ``int`` of the Python loop (weakly typed, as
+    wide as jaxtensor's index dtype whatever the bounds' dtype: an index, a ``ds`` start, a
+    number that takes a Tensor's dtype as a Python int does) and returns nothing; its
+    writes (to arguments, closed-over Tensors, views of either, Tensors it makes) are
+    seen after the loop by every alias, as if the Python
     loop had run. JAX's form ``fori_loop(lower, upper, body_fun, init_val)`` with
     ``body_fun(i, carry) -> carry`` works too (Tensors in the carry are passed by value)
     and returns the final carry. Outside ``jaxtensor.jit`` the loop is compiled once per
