@@ -102,3 +102,41 @@ def test_index_in_arithmetic_keeps_the_tensors_dtype():
         seen.append((x8[i] + i * 2).dtype)
     jt.fori_loop(0, 5, body)
     assert seen and set(seen) == {x8.dtype}
+
+
+# -- traces of nested bodies (issue 28 item 3) ------------------------------------------------
+def _nest3(x, y, count):
+    def a(i):
+        count["a"] += 1
+
+        def b(j):
+            count["b"] += 1
+
+            def c(k):
+                count["c"] += 1
+                x[i * 4 + j * 2 + k] += y[k] * (i + 1)
+            jt.fori_loop(0, 2, c)
+        jt.fori_loop(0, 2, b)
+    jt.fori_loop(0, 2, a)
+
+
+@pytest.mark.parametrize("how", ["eager", "jit", "closed"])
+def test_bodies_nested_three_deep_are_traced_at_most_twice_on_a_first_call(how):
+    """Each body of three nested checked loops is traced at most twice by a first call
+    (it was traced 16 times: every level traced again to gate its checks and again for
+    the storages it met, multiplying down the nest, and the whole function twice)."""
+    count = {"a": 0, "b": 0, "c": 0}
+    x, y = jt.zeros(8), jt.asarray([1.0, 2.0])
+    if how == "eager":
+        _nest3(x, y, count)
+    elif how == "jit":
+        jt.jit(lambda x, y: _nest3(x, y, count))(x, y)
+    else:
+        jt.jit(lambda: _nest3(x, y, count))()
+    want = np.zeros(8, np.float32)
+    for i in range(2):
+        for j in range(2):
+            for k in range(2):
+                want[i * 4 + j * 2 + k] += [1.0, 2.0][k] * (i + 1)
+    np.testing.assert_array_equal(np.asarray(x), want)
+    assert max(count.values()) <= 2, count

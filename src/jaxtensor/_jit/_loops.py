@@ -140,7 +140,9 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     (and, for a loop whose body checks, until its writes are gated by earlier iterations'
     checks). ``build(carry)`` traces it once and returns (the carried values, the user's
     results, the first failed check; the list of storages met)."""
-    carry = _Carry(t, False)
+    # (a loop's writes are gated by its earlier iterations' checks from its first trace: a
+    # body without checks carries its code unchanged, which XLA folds away)
+    carry = _Carry(t, loop and t.mode == jtr.OWN)
     # Under checkify a check is an effect, which JAX keeps in the program even when the
     # construct's results are dropped: a trace of it that did not carry every storage would
     # run as well (a while_loop whose counter is not carried never ends). There the traces
@@ -153,12 +155,20 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
         grew = carry.grow(met)
         if loop and carry.made_checks and not carry.gate:
             carry.gate = grew = True
-        if not grew:
+        if not grew or _discarded(t):
             carry.finish(outs, codes)
             return res
         # (drop the checks the abandoned trace numbered)
         del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
         carry.made_checks = False
+
+
+def _discarded(t: jtr.Trace) -> bool:
+    """Whether the trace ``t`` of a top-level call will be thrown away whatever its loops
+    carry (it met closed-over storages, which the call's next trace takes as inputs, so
+    every loop carries them from the start): its loops are not traced again."""
+    return bool(t.discovered) and t.parent is None and t.mode == jtr.OWN and isinstance(
+        t.outer, _EvalTrace)
 
 
 def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
