@@ -23,6 +23,11 @@ no slot, minus ``n`` if ``neg``):
   variable plus ``c``, a traced bound), ``("while", trips, body)`` (a counter Tensor made
   before the loop), ``("if", pred, then, else)``
 
+A program may write out of bounds at a loop variable's value and then run a ``while_loop``
+(whose counter only the loop's gated writes change): after the failure the loop must stop,
+and the program must raise with every array as NumPy left it. Each program runs under a time
+limit, so one that never ends fails its test.
+
 Values: ``("c", v)``, ``("iv", slot, mul, add)``, ``("rd", src, key, mul, add)`` (a scalar
 read), ``("blk", src, key, mul)`` (a read of the write's shape). Multipliers are powers of
 two, so every result is exact and the comparison can be tight.
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import operator
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -447,7 +453,20 @@ def _draw_block(draw, scope, depth, min_size=1, max_size=4):
             kinds += ["view", "view", "new"]
         if depth < 3:
             kinds += ["for", "for", "while", "if", "call"]
+            if any(s is None for s in scope):
+                kinds.append("oob_while")
         k = draw(st.sampled_from(kinds))
+        if k == "oob_while":
+            # a write out of bounds for some values of a loop variable, then a while_loop
+            # whose counter only its body's (gated) writes change: it must stop at a failure
+            ivs = [j for j, s in enumerate(scope) if s is None]
+            dst = draw(st.sampled_from(_refs(scope)))
+            n = scope[dst][0]
+            ix = (draw(st.sampled_from(ivs)), 1, draw(st.integers(0, n)), n + 1, False)
+            out.append(("write", dst, (("i", ix),), "=", ("c", 1.0)))
+            body = _draw_block(draw, [*scope, None], depth + 1, 1, 2)
+            out.append(("while", draw(st.integers(1, 3)), body))
+            continue
         if k in ("write", "iop"):
             dst = draw(st.sampled_from(_refs(scope)))
             op = draw(st.sampled_from(["=", "+=", "-=", "*="] if k == "write" else
@@ -531,6 +550,31 @@ def _run(h, stmts, env):
     return env
 
 
+LIMIT_S = 120  # per program (each takes well under a second or a few seconds to compile)
+
+
+def _limited(run):
+    """``run()`` in a thread, failing the test if it takes more than ``LIMIT_S`` seconds (a
+    loop that never ends), instead of hanging the suite."""
+    box: list = []
+
+    def target():
+        try:
+            box.append((True, run()))
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box.append((False, e))
+
+    th = threading.Thread(target=target, daemon=True)
+    th.start()
+    th.join(LIMIT_S)
+    if not box:
+        pytest.fail(f"the program did not finish within {LIMIT_S} s (a loop never ended)")
+    ok, v = box[0]
+    if not ok:
+        raise v
+    return v
+
+
 @pytest.mark.parametrize("mode", ["eager", "jit", "jit_mixed"])
 @settings(deadline=None, max_examples=int(os.environ.get("FUZZ_N", 25)))  # (more: FUZZ_N)
 @given(prog=programs())
@@ -569,9 +613,9 @@ def test_random_program_matches_numpy(mode, prog):
 
     if raised:  # and the arrays hold what NumPy left
         with pytest.raises(IndexError):
-            run()
+            _limited(run)
     else:
-        got = run()
+        got = _limited(run)
         assert len(got) == len(want)
         for k, (g, w) in enumerate(zip(got, want)):
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, err_msg=f"slot {k}")

@@ -21,6 +21,7 @@ import warnings
 from typing import Any
 
 import jax
+import numpy as np
 from jax.experimental import checkify
 
 __all__ = [
@@ -28,7 +29,7 @@ __all__ = [
     "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
     "register_canonicalize_value_handler", "register_checkify_rule", "register_lowering",
     "shard_arg_handlers",
-    "initial_result_paths", "trace_state",
+    "initial_result_paths", "trace_state", "weak_cast",
 ]
 
 #: The fenced names this JAX release lacks: name -> what jaxtensor does without it.
@@ -189,6 +190,23 @@ def make_noop_ffi_handler() -> Any:
             meta.traits = 0
 
     return ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(handler)
+
+
+# -- a weakly typed cast (checked against JAX 0.10.2 and 0.12.0.1) ----------------------------
+# ``weak_cast(x, dtype)``: ``x`` as ``dtype``, weakly typed, as JAX traces a Python number: a
+# loop index then takes the other operand's dtype in arithmetic, as the ``int`` of a Python
+# loop does. Fallback: an ordinary (strongly typed) cast.
+try:
+    from jax._src.lax.lax import _convert_element_type
+
+    def weak_cast(x: Any, dtype: Any) -> Any:
+        return _convert_element_type(x, np.dtype(dtype), weak_type=True)
+except (ImportError, AttributeError):
+    def weak_cast(x: Any, dtype: Any) -> Any:
+        return jax.lax.convert_element_type(x, dtype)
+
+    MISSING["jax._src.lax.lax._convert_element_type"] = (
+        "a loop index is strongly typed (it promotes as a 64-bit array, not as a Python int)")
 
 
 if MISSING:

@@ -286,6 +286,7 @@ class Jitted:
         self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
+        self._plain = False  # checks found not hoistable (see _body_hoisted)
         self._plans: dict[Hashable, Plan] = {}
         # the guards of plain calls by signature (see _guard), and the last one used
         self._guards: dict[Hashable, Callable] = {}
@@ -754,6 +755,13 @@ class Jitted:
         effects (which would run in both applications), it is traced again with each write
         gated by the checks before it (a chain of every earlier check, fused into every
         write by XLA: 32 checked writes cost 3.7x unchecked ones that way)."""
+        if self._plain and not gated:  # (a trace found its checks not hoistable)
+            out, trace = self._run(spec, call, inputs, jtr.OWN)
+            plan.discovered = jtr.weak(trace.discovered)
+            if trace.missed:
+                raise _Retrace
+            self._warn_unrolled(trace)
+            return out
         traces: list[jtr.Trace] = []
 
         def inner(*ins: Any) -> dict:
@@ -776,8 +784,11 @@ class Jitted:
         self._warn_unrolled(trace)
         if not trace.items:
             return fn(*inputs, zero)
-        if traced.jaxpr.effects or not jtr.hoistable(traced.jaxpr.jaxpr):
+        if self._plain or traced.jaxpr.effects or not jtr.hoistable(traced.jaxpr.jaxpr):
             # (an effect, a jax.debug.print say, would run in both applications)
+            self._plain = True  # (its next traces skip the hoisted one: a loop's check say)
+            if trace.discovered:  # (never run: the call is described and traced again)
+                return fn(*inputs, zero)
             out, _ = self._run(spec, call, inputs, jtr.OWN)
             return out
         ((aux, first),) = fn(*inputs, zero).items()

@@ -42,6 +42,7 @@ from jax import lax
 from .._core import Tensor, _cache, current_trace
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
+from .._core._jax_private import weak_cast
 from . import _jit, _reads
 from . import _trace as jtr
 
@@ -142,7 +143,9 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     (and, for a loop whose body checks, until its writes are gated by earlier iterations'
     checks). ``build(carry)`` traces it once and returns (the carried values, the user's
     results, the first failed check; the list of storages met)."""
-    carry = _Carry(t, False)
+    # (a loop's writes are gated by its earlier iterations' checks from its first trace: a
+    # body without checks carries its code unchanged, which XLA folds away)
+    carry = _Carry(t, loop and t.mode == jtr.OWN)
     # Under checkify a check is an effect, which JAX keeps in the program even when the
     # construct's results are dropped: a trace of it that did not carry every storage would
     # run as well (a while_loop whose counter is not carried never ends). There the traces
@@ -155,12 +158,20 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
         grew = carry.grow(met)
         if loop and carry.made_checks and not carry.gate:
             carry.gate = grew = True
-        if not grew:
+        if not grew or _discarded(t):
             carry.finish(outs, codes)
             return res
         # (drop the checks the abandoned trace numbered)
         del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
         carry.made_checks = False
+
+
+def _discarded(t: jtr.Trace) -> bool:
+    """Whether the trace ``t`` of a top-level call will be thrown away whatever its loops
+    carry (it met closed-over storages, which the call's next trace takes as inputs, so
+    every loop carries them from the start): its loops are not traced again."""
+    return bool(t.discovered) and t.parent is None and t.mode == jtr.OWN and isinstance(
+        t.outer, _EvalTrace)
 
 
 def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
@@ -182,8 +193,17 @@ def _from_arrays(arrays: list, treedef: Any, is_t: list[bool]) -> Any:
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
-def _index(i: Any) -> Tensor:
-    return Tensor._wrap(i)
+def _index(i: Any) -> Any:
+    """The loop index as the body sees it: the ``int`` of the Python loop, a weakly typed
+    integer as wide as jaxtensor's index dtype (it takes the other operand's dtype in
+    arithmetic with a Tensor, with the eager ``OverflowError`` rules of a Python int)."""
+    return weak_cast(i, jtr._IDX)
+
+
+def _wide(b: Any) -> Any:
+    """A bound of ``fori_loop`` in the index dtype (a NumPy ``int8`` bound must not make
+    the index wrap); a Python int stays one (concrete bounds stay concrete)."""
+    return b if type(b) is int else lax.convert_element_type(b, jtr._IDX)
 
 
 # -- inside a jaxtensor.jit trace -------------------------------------------------------------
@@ -208,7 +228,7 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
             met.extend(m)
             return new, res, codes
 
-        outs, res, codes = lax.fori_loop(lower, upper, step,
+        outs, res, codes = lax.fori_loop(_wide(lower), _wide(upper), step,
                                          (carry.initial(), c_arrays, carry.codes()))
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met
@@ -246,9 +266,12 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             if any(a is not b for a, b in zip(new, vals)):
                 raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
                                  "body_fun)")
-            # a failed check stops the loop (its writes are gated: it would never end)
+            # a failed check stops the loop (its writes are gated: it would never end),
+            # one of an earlier iteration or one made before the loop (``carry.base``)
             if carry.checked:
                 res = res & (codes[0] == 0)
+                if carry.base is not None:
+                    res = res & carry.base
             elif jtr.effective_mode(t) == jtr.CHECKIFY and jtr.GATED:
                 res = res & jtr.no_error_p.bind()
             return res
@@ -463,9 +486,11 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any = _NO) -
     """Run ``body_fun(i)`` for ``i`` in ``range(lower, upper)`` as one compiled XLA loop;
     the body may write any Tensor it can reach.
 
-    ``body_fun(i)`` gets ``i`` as a 0-D integer Tensor (usable as an index, in ``ds``, in
-    arithmetic) and returns nothing; its writes (to arguments, closed-over Tensors, views
-    of either, Tensors it makes) are seen after the loop by every alias, as if the Python
+    ``body_fun(i)`` gets ``i`` as the traced ``int`` of the Python loop (weakly typed, as
+    wide as jaxtensor's index dtype whatever the bounds' dtype: an index, a ``ds`` start, a
+    number that takes a Tensor's dtype as a Python int does) and returns nothing; its
+    writes (to arguments, closed-over Tensors, views of either, Tensors it makes) are
+    seen after the loop by every alias, as if the Python
     loop had run. JAX's form ``fori_loop(lower, upper, body_fun, init_val)`` with
     ``body_fun(i, carry) -> carry`` works too (Tensors in the carry are passed by value)
     and returns the final carry. Outside ``jaxtensor.jit`` the loop is compiled once per

@@ -224,7 +224,10 @@ class Trace(JitTrace):
         st.install(new)
 
     def written(self, st: Storage) -> bool:
-        return self.values[st] is not self.initial[st]
+        # (a storage discovered in a loop body that a thrown-away trace did not carry, see
+        # ``_loops._discarded``, is not in ``values``)
+        v = self.initial[st]
+        return self.values.get(st, v) is not v
 
     # -- bounds checks ---------------------------------------------------------------------
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
@@ -355,6 +358,8 @@ class BodyChecks:
     def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
         """(code, value) of the first failure: ``code`` carried in (0: none), else this
         trace's first failing check."""
+        if not self.items:  # (carried unchanged: a loop invariant, which XLA folds away)
+            return code, bad
         c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
         for fail, v, k in reversed(self.items):
             c = lax.select(fail, jnp.asarray(k, _IDX), c)
