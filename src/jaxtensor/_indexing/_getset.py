@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _kernels, starts_array
+from .._core import Tensor, _kernels, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
 from ._plan import NonConcreteBooleanIndexError
@@ -79,21 +79,22 @@ def _ints(key: Any) -> list[int]:
 
 
 def getitem(x: Tensor, key: Any) -> Tensor:
-    """``x[key]``: a view for a basic index, a new Tensor for an advanced one."""
+    """``x[key]``: a view for a basic index, a new Tensor for an advanced one, the element's
+    value (a 0-D Tensor of its own) for an integer on every axis."""
     v = x._view
     sig = _basic_sig(key)
     if sig is not None:
         tpl = _basic.lookup(v, x.shape, sig)
         ints = _ints(key)
-        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, ints),
-                                  (v, tpl, ints)))
+        view = tpl.view(tpl.starts(() if v is None else v.starts, ints), (v, tpl, ints))
+        return element(x, view) if tpl.element else x._derive(view)
     shape = x.shape
     sig, values = _plan.split(key)
     plan = _plan.plan(shape, sig)
     if plan.basic:
         tpl = _basic.template(v, shape, sig, plan)
-        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, values),
-                                  (v, tpl, values)))
+        view = tpl.view(tpl.starts(() if v is None else v.starts, values), (v, tpl, values))
+        return element(x, view) if tpl.element else x._derive(view)
     adv = _advanced.resolve_plan(plan, values, shape)
     if adv.shape is None:
         f = _masks.frame(x, plan, sig, values)
