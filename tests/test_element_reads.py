@@ -355,3 +355,65 @@ def test_many_unread_elements_then_a_write() -> None:
     for i in range(50):  # elements read and dropped: nothing is kept for them
         a[i] = a[i] + a[99 - i]
     assert a.tolist() == [0.0] * 100
+
+
+# -- x[i] op= v: the read, the operator and the write as one kernel -----------------------
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_augmented_assignment_of_elements_matches_numpy(dtype: str) -> None:
+    a_np = np.arange(1, 7).astype(dtype).reshape(2, 3)
+    a = jt.asarray(a_np)
+    for k in range(4):  # (repeats: the operator's fast path, then the fused write)
+        for which in (a, a.T):
+            w_np = a_np if which is a else a_np.T
+            w_np[1, 0] += 3
+            which[1, 0] += 3
+            w_np[0, 1] *= 2
+            which[0, 1] *= 2
+            w_np[-1, -1] -= k
+            which[-1, -1] -= k
+        np.testing.assert_array_equal(np.asarray(a), a_np)
+    y = jt.asarray([10, 20]).astype(dtype)
+    a[0, 0] += y[1]  # (a Tensor operand)
+    a_np[0, 0] += 20
+    np.testing.assert_array_equal(np.asarray(a), a_np)
+
+
+def test_an_operated_element_keeps_its_value() -> None:
+    a = jt.asarray([1.0, 2.0, 3.0])
+    for _ in range(2):
+        t = a[1]
+        t += 10  # (not read yet: left for the write below)
+        a[1] = t
+        a[1] = 0.5  # a later write does not change t
+        a[...] = a * 3
+        assert float(t) in (12.0, 11.5)
+        assert a.tolist()[1] == 1.5
+    u = a[0]
+    u *= 2
+    u += 1  # (two operators before any read)
+    a[0] = 100.0  # (queued: u was read before it)
+    assert float(u) == 19.0  # (a is [9, 1.5, 27] here)
+    v = a[2]
+    v -= 1
+    a[0] = v  # (another position: a plain write)
+    a[2] = v
+    assert a.tolist() == [26.0, 1.5, 26.0] and float(v) == 26.0
+    w = a[1]
+    w += 1
+    assert a.tolist() == [26.0, 1.5, 26.0]  # (never written back)
+    assert float(w) == 2.5
+
+
+def test_an_element_operated_by_a_tensor_uses_its_value_then() -> None:
+    a = jt.asarray([1.0, 2.0])
+    y = jt.asarray([5.0])
+    for _ in range(2):
+        t = a[0]
+        t += y[0]
+        y[0] = 100.0  # (after the operator: not seen by it)
+        a[1] = t
+        y[0] = 5.0
+    assert a.tolist() == [1.0, 6.0] and float(t) == 6.0
+    a[1] += y[0]
+    a[1] += y[0]
+    assert a.tolist() == [1.0, 16.0]

@@ -83,14 +83,20 @@ class Deferred:
     that would donate that value (:meth:`Storage._detach`): copy-on-write at the element.
     """
 
-    __slots__ = ("array", "view", "read", "shape", "dtype")
+    __slots__ = ("array", "view", "read", "shape", "dtype", "source", "then")
 
-    def __init__(self, array: Any, view: Any, read: Callable, dtype: Any) -> None:
+    def __init__(self, array: Any, view: Any, read: Callable, dtype: Any,
+                 source: Storage) -> None:
         self.array = array
         self.view = view
         self.read = read
         self.shape = ()
         self.dtype = dtype
+        self.source = source
+        # an in-place operator applied to the element before its first read, ``then(target)``
+        # (target: the element's storage, or a view of the source where ``x[i] op= v`` writes
+        # the result back: the read, the operator and the write become one kernel)
+        self.then: Callable[[Any], Any] | None = None
 
     def __repr__(self) -> str:
         return "<element not read yet>"
@@ -311,13 +317,18 @@ class Storage:
         if type(arr) is not _ArrayImpl:
             return None
         st = _new(Storage)
-        st._array = st._pending = Deferred(arr, view, read, dtype)
+        st._array = st._pending = Deferred(arr, view, read, dtype, self)
         st.shape = ()
         st.dtype = dtype
         st.version = 0
         st.exported = False
         st.trace = trace_state.value
         st.meta = st.layout = st._lock = st.readers = None
+        self.register(st)
+        return st
+
+    def register(self, st: Storage) -> None:
+        """List ``st`` (an element read not computed yet) among this storage's readers."""
         ref = weakref.ref(st)
         rs = self.readers
         if rs is None:
@@ -327,7 +338,6 @@ class Storage:
             n = len(rs)
             if n >= 32 and not n & (n - 1):  # (at powers of two: amortised O(1) per read)
                 rs[:] = [r for r in rs if _deferred(r) is not None]
-        return st
 
     def _detach(self, old: Any) -> None:
         """Compute the element reads still holding ``old`` (this storage's value, about to be
@@ -389,6 +399,14 @@ class Storage:
                     v = p.read(p.view, p.array)
             self._array = v
             self._pending = None
+            del v
+            if p.then is not None:
+                tok = _current_jit.set(None)  # (the element's own write, in no trace)
+                try:
+                    with eval_context():
+                        p.then(self)
+                finally:
+                    _current_jit.reset(tok)
             return
         taken = len(p)
         items = p[:taken]

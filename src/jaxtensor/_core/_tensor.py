@@ -462,12 +462,17 @@ def element(x: Tensor, view: _view.View) -> Tensor:
         else:
             es = st.defer(view, _view.read, x.dtype)
             if es is not None:
-                t = _new(Tensor)
-                t._storage = es
-                t._view = t._cache = t._base = None
-                t._cache_version = -1
-                return t
+                return over(es)
     return new_tensor(_view.read(view, st.array))
+
+
+def over(st: Storage) -> Tensor:
+    """A base Tensor over the storage ``st``."""
+    t = _new(Tensor)
+    t._storage = st
+    t._view = t._cache = t._base = None
+    t._cache_version = -1
+    return t
 
 
 def new_tensor(array: Any) -> Tensor:

@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _kernels, element, starts_array
+from .._core import Deferred, Tensor, _kernels, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
 from ._plan import NonConcreteBooleanIndexError
@@ -127,7 +127,10 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         ints = _ints(key)
         if type(value) is Tensor and _is_target(value, x, tpl, ints):
             return
-        _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, ints), value)
+        starts = tpl.starts(() if v is None else v.starts, ints)
+        if tpl.element and type(value) is Tensor and _fuse(x, tpl, starts, value):
+            return
+        _write_basic(x, tpl, starts, value)
         return
     shape = x.shape
     sig, values = _plan.split(key)
@@ -136,7 +139,10 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         tpl = _basic.template(v, shape, sig, plan)
         if type(value) is Tensor and _is_target(value, x, tpl, values):
             return
-        _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, values), value)
+        starts = tpl.starts(() if v is None else v.starts, values)
+        if tpl.element and type(value) is Tensor and _fuse(x, tpl, starts, value):
+            return
+        _write_basic(x, tpl, starts, value)
         return
     if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit: see _masks.py)
         _assign_selection(x, plan, sig, values, value)
@@ -188,6 +194,36 @@ def _is_target(value: Tensor, x: Tensor, tpl: _basic.Template, ints: list) -> bo
         return False
     o = vv.origin
     return o is not None and o[0] is x._view and o[1] is tpl and _same(o[2], ints)
+
+
+def _fuse(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Tensor) -> bool:
+    """``x[key] = value`` where ``value`` is ``x[key]`` read with no write to ``x`` since and
+    an in-place operator applied to it, not read yet: the second half of ``x[key] op= v``
+    (Python runs ``t = x[key]; t op= v; x[key] = t``), written as ``x[key, ...] op= v``, one
+    kernel. ``value`` then reads the element just written (the same value). False (nothing
+    done) for any other value."""
+    d = value._storage._pending
+    if type(d) is not Deferred or d.then is None:
+        return False
+    st = x._storage
+    if d.source is not st:
+        return False
+    with st.lock():
+        arr, then, dv = d.array, d.then, d.view
+        if (value._storage._pending is not d or then is None or st._array is not arr
+                or st._pending or dv.starts != tuple(starts)
+                or (dv.key is not tpl.key and dv.key != tpl.key)):
+            return False
+        d.array = d.then = None  # (so that the write below may donate the base)
+        try:
+            then(x._derive(tpl.view(starts)))
+        except BaseException:
+            d.array, d.then = arr, then
+            raise
+        del arr
+        d.array = st._array
+        st.register(value._storage)
+    return True
 
 
 def _write_basic(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Any) -> None:
