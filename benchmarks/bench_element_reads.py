@@ -1,33 +1,36 @@
 """Element reads (``x[i]`` with an integer on every axis) and the NumPy idioms built on them.
 
-Workloads on a float32 Tensor of 10**6 elements (each timed to completion: the written
-storage's value is waited for; the base buffer is never exported, so writes may donate it):
+Each workload is timed in two spellings in one process, one core, alternating rounds: with
+``x[i, ...]`` (a 0-D view: what ``x[i]`` made before issue 29) and with ``x[i]`` (the
+element's value now). A ratio is that of the best rounds (on a shared machine a round
+takes 20x longer whenever another process runs, hitting either spelling, so medians of
+per-round ratios are not reported). Writes
+are waited for (the written storage's value); its buffer is never exported, so writes may
+donate it. A float32 Tensor of 10**6 elements:
 
-* ``read``: ``x[i]``, the element never used (no device work: a 0-D view before, an unread
-  value after);
+* ``read``: ``x[i]``, the element never used (no device work in either spelling);
 * ``read_use``: ``x[i] * 2.0``, waited for (the read's kernel and the multiply);
-* ``swap``: ``x[i], x[j] = x[j], x[i]``;
-* ``temp_swap``: ``t = x[i]; x[i] = x[j]; x[j] = t``;
+* ``swap``: ``x[i], x[j] = x[j], x[i]`` (the view spelling gives a wrong result);
+* ``temp_swap``: ``t = x[i]; x[i] = x[j]; x[j] = t`` (the same);
 * ``iadd``: ``x[i] += 1.0``;
-* ``iadd_view``: ``x[i, ...] += 1.0`` (the 0-D view spelling);
-* ``insertion_sort``: an insertion sort of 32 random values (µs per sort; before, wrong).
+* ``read_then_write``: ``e = x[i]; x[j] = 2.0`` (queued), waited for, ``e`` alive (the write
+  computes ``e`` first, a second kernel; the view was never read);
+* ``insertion_sort``: an insertion sort of 32 random values (µs per sort; wrong with views).
 
 Run::
 
-    python benchmarks/bench_element_reads.py                     # this checkout
-    python benchmarks/bench_element_reads.py --compare OTHER/src
-        # OTHER's jaxtensor (before) and this one (after), alternating fresh subprocesses,
-        # the best of each; writes the section "Element reads" of docs/benchmarks.md
+    python benchmarks/bench_element_reads.py            # prints the table
+    python benchmarks/bench_element_reads.py --write    # and writes its section of
+                                                        # docs/benchmarks.md
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
+import platform
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -35,10 +38,10 @@ sys.path.insert(0, str(HERE))
 import _common  # noqa: E402  (one core, before jax)
 
 N = 10**6
-NAMES = ["read", "read_use", "swap", "temp_swap", "iadd", "iadd_view", "insertion_sort"]
 
 
-def measure(rounds: int = 7, n: int = 200) -> dict[str, float]:
+def workloads() -> dict[str, tuple[Callable[[], None], Callable[[], None], int]]:
+    """name -> (view spelling, value spelling, calls per round)."""
     import jax
     import numpy as np
 
@@ -47,114 +50,132 @@ def measure(rounds: int = 7, n: int = 200) -> dict[str, float]:
     x = jt.zeros(N)
     x += 1.0
     rng = np.random.default_rng(0)
-    pos = [int(k) for k in rng.integers(0, N, 64)]
+    pos = [int(k) for k in rng.integers(0, N, 8)]
+    i, j = pos[1], pos[2]
+    vals = rng.permutation(32).astype(np.float32)
+    E = (Ellipsis,)
 
     def wait() -> None:
         jax.block_until_ready(x._value())
 
-    def read() -> None:
-        for k in pos[:8]:
-            x[k]
+    def both(make: Callable[[tuple], Callable[[], None]]) -> tuple[Callable, Callable]:
+        return make(E), make(())
 
-    def read_use() -> None:
-        jax.block_until_ready((x[pos[3]] * 2.0)._value())
+    def read(e: tuple) -> Callable[[], None]:
+        keys = [(k, *e) for k in pos]
 
-    def swap() -> None:
-        i, j = pos[1], pos[2]
-        x[i], x[j] = x[j], x[i]
-        wait()
+        def f() -> None:
+            for k in keys:
+                x[k]
+        return f
 
-    def temp_swap() -> None:
-        i, j = pos[1], pos[2]
-        t = x[i]
-        x[i] = x[j]
-        x[j] = t
-        wait()
+    def read_use(e: tuple) -> Callable[[], None]:
+        return lambda: jax.block_until_ready((x[(i, *e)] * 2.0)._value())
 
-    def iadd() -> None:
-        x[pos[5]] += 1.0
-        wait()
+    def swap(e: tuple) -> Callable[[], None]:
+        a, b = (i, *e), (j, *e)
 
-    def iadd_view() -> None:
-        x[pos[5], ...] += 1.0
-        wait()
+        def f() -> None:
+            x[a], x[b] = x[b], x[a]
+            wait()
+        return f
 
-    vals = rng.permutation(32).astype(np.float32)
+    def temp_swap(e: tuple) -> Callable[[], None]:
+        a, b = (i, *e), (j, *e)
 
-    def insertion_sort() -> None:
-        arr = jt.asarray(vals)
-        for i in range(1, len(arr)):
-            key = arr[i]
-            j = i - 1
-            while j >= 0 and arr[j] > key:
-                arr[j + 1] = arr[j]
-                j -= 1
-            arr[j + 1] = key
-        jax.block_until_ready(arr._value())
+        def f() -> None:
+            t = x[a]
+            x[a] = x[b]
+            x[b] = t
+            wait()
+        return f
 
-    fns = {"read": read, "read_use": read_use, "swap": swap, "temp_swap": temp_swap,
-           "iadd": iadd, "iadd_view": iadd_view, "insertion_sort": insertion_sort}
-    reps = {"read": n, "insertion_sort": 2}
-    best = {k: float("inf") for k in fns}
-    for f in fns.values():
-        f()
-    for _ in range(rounds):
-        for k, f in fns.items():
-            m = reps.get(k, n // 4)
-            t0 = time.perf_counter()
-            for _ in range(m):
-                f()
-            dt = (time.perf_counter() - t0) / m * 1e6
-            best[k] = min(best[k], dt / 8 if k == "read" else dt)
-    return best
+    def iadd(e: tuple) -> Callable[[], None]:
+        a = (pos[5], *e)
+
+        def f() -> None:
+            x[a] += 1.0
+            wait()
+        return f
+
+    def read_then_write(e: tuple) -> Callable[[], None]:
+        a = (pos[5], *e)
+
+        def f() -> None:
+            el = x[a]
+            x[pos[6]] = 2.0
+            wait()
+            del el
+        return f
+
+    def insertion_sort(e: tuple) -> Callable[[], None]:
+        def f() -> None:
+            arr = jt.asarray(vals)
+            for k in range(1, len(arr)):
+                key = arr[(k, *e)]
+                m = k - 1
+                while m >= 0 and arr[(m, *e)] > key:
+                    arr[m + 1] = arr[(m, *e)]
+                    m -= 1
+                arr[m + 1] = key
+            jax.block_until_ready(arr._value())
+        return f
+
+    makers = {"read": (read, 200), "read_use": (read_use, 50), "swap": (swap, 50),
+              "temp_swap": (temp_swap, 50), "iadd": (iadd, 50),
+              "read_then_write": (read_then_write, 50), "insertion_sort": (insertion_sort, 1)}
+    return {k: (*both(m), n) for k, (m, n) in makers.items()}
 
 
-def _run(src: str) -> dict[str, float]:
-    env = dict(os.environ, PYTHONPATH=src, JAXTENSOR_COMPILATION_CACHE="0")
-    out = subprocess.run([sys.executable, __file__, "--json"], env=env, check=True,
-                         capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+def measure(rounds: int) -> dict[str, tuple[float, float, float]]:
+    """name -> (view µs, value µs, best-rounds ratio); per read for ``read``."""
+    out = {}
+    for name, (view, value, n) in workloads().items():
+        per = 8 if name == "read" else 1
+        view()
+        value()
+        best = [float("inf"), float("inf")]
+        for _ in range(rounds):
+            for slot, f in enumerate((view, value)):
+                t0 = time.perf_counter()
+                for _ in range(n):
+                    f()
+                best[slot] = min(best[slot], (time.perf_counter() - t0) / n / per * 1e6)
+        out[name] = (best[0], best[1], best[1] / best[0])
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--compare", metavar="BEFORE_SRC")
-    ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--write", action="store_true")
     a = ap.parse_args()
-    if a.json:
-        print(json.dumps(measure()))
-        return
-    if not a.compare:
-        for k, v in measure().items():
-            print(f"{k:16s} {v:10.1f} µs")
-        return
-    after_src = str(HERE.parent / "src")
-    before: dict[str, float] = {}
-    after: dict[str, float] = {}
-    for _ in range(a.pairs):  # alternating fresh processes: load affects both alike
-        for res, src in ((before, a.compare), (after, after_src)):
-            for k, v in _run(src).items():
-                res[k] = min(res.get(k, float("inf")), v)
-    rows = "\n".join(f"| `{k}` | {before[k]:,.1f} | {after[k]:,.1f} | {after[k] / before[k]:.2f}× |"
-                     for k in NAMES)
+    res = measure(a.rounds)
+    rows = "\n".join(f"| `{k}` | {v[0]:,.1f} | {v[1]:,.1f} | {v[2]:.2f}× |"
+                     for k, v in res.items())
     block = f"""<!-- element reads: begin (benchmarks/bench_element_reads.py) -->
 ## Element reads: values, not 0-D views (issue 29)
 
-µs per operation on a float32 Tensor of 10^6 elements, one core, the best of {a.pairs} fresh
-processes per side, alternating (`read`: per read, never used; `insertion_sort`: one sort of
-32 values, which *before* gave a wrong result). *Before* is a checkout of the code with 0-D
-views (its `src` given to `--compare`), *after* this tree.
+Each workload in two spellings in one process, one core, alternating rounds: `x[i, ...]`
+(a 0-D view, what `x[i]` made before) and `x[i]` (the element's value now). µs per
+operation (per read for `read`, per sort of 32 values for `insertion_sort`) of the best
+round, and their ratio (a round took up to 20x longer whenever another process ran on the
+shared core, in either spelling, so per-round ratios say nothing). The view spelling gives
+wrong results for the swaps and the sort. Both spellings run the same number of kernels:
+`x[i] op= v` is one write, and a swap two reads and two writes. A float32 Tensor of 10^6
+elements.
 
-Command: `python benchmarks/bench_element_reads.py --compare <before checkout>/src`
+Command: `python benchmarks/bench_element_reads.py --write`<br>
+Machine: {platform.machine()}, Python {platform.python_version()}; a shared machine, so read the ratios.
 
-| workload | before µs | after µs | after / before |
+| workload | 0-D view µs | value µs | value / view |
 | --- | --- | --- | --- |
 {rows}
 
 <!-- element reads: end -->"""
     print(block)
-    _common.write_section("<!-- element reads: begin", "<!-- element reads: end -->", block)
+    if a.write:
+        _common.write_section("<!-- element reads: begin", "<!-- element reads: end -->", block)
 
 
 if __name__ == "__main__":

@@ -316,8 +316,11 @@ class Storage:
             arr = self._settle()
         if type(arr) is not _ArrayImpl:
             return None
+        d = _new(Deferred)  # (Deferred.__init__ inlined: this runs for every element read)
+        d.array, d.view, d.read, d.shape, d.dtype, d.source, d.then = (
+            arr, view, read, (), dtype, self, None)
         st = _new(Storage)
-        st._array = st._pending = Deferred(arr, view, read, dtype, self)
+        st._array = st._pending = d
         st.shape = ()
         st.dtype = dtype
         st.version = 0

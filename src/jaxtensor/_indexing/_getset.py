@@ -209,18 +209,17 @@ def _fuse(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Tensor) -> 
     if d.source is not st:
         return False
     with st.lock():
-        arr, then, dv = d.array, d.then, d.view
-        if (value._storage._pending is not d or then is None or st._array is not arr
+        then, dv = d.then, d.view
+        if (value._storage._pending is not d or then is None or st._array is not d.array
                 or st._pending or dv.starts != tuple(starts)
                 or (dv.key is not tpl.key and dv.key != tpl.key)):
             return False
-        d.array = d.then = None  # (so that the write below may donate the base)
+        d.array = d.then = None  # (nothing else holds the base: the write may donate it)
         try:
             then(x._derive(tpl.view(starts)))
-        except BaseException:
-            d.array, d.then = arr, then
+        except BaseException:  # (nothing was written)
+            d.array, d.then = st._array, then
             raise
-        del arr
         d.array = st._array
         st.register(value._storage)
     return True
