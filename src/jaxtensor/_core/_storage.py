@@ -81,22 +81,16 @@ class Deferred:
     (:meth:`Storage._flush`). The source storage lists its deferred readers
     (``Storage.readers``) and settles those still holding its current value before a write
     that would donate that value (:meth:`Storage._detach`): copy-on-write at the element.
+    (Correctness never rests on that list: a reader it misses keeps the array referenced, so
+    the write copies instead of donating.)
+
+    ``source`` is the storage read; ``then``, if set, an in-place operator applied to the
+    element before its first read, ``then(target)`` (target: the element's storage, or a view
+    of the source where ``x[i] op= v`` writes the result back as one kernel). Made by
+    :meth:`Storage.defer`.
     """
 
     __slots__ = ("array", "view", "read", "shape", "dtype", "source", "then")
-
-    def __init__(self, array: Any, view: Any, read: Callable, dtype: Any,
-                 source: Storage) -> None:
-        self.array = array
-        self.view = view
-        self.read = read
-        self.shape = ()
-        self.dtype = dtype
-        self.source = source
-        # an in-place operator applied to the element before its first read, ``then(target)``
-        # (target: the element's storage, or a view of the source where ``x[i] op= v`` writes
-        # the result back: the read, the operator and the write become one kernel)
-        self.then: Callable[[Any], Any] | None = None
 
     def __repr__(self) -> str:
         return "<element not read yet>"
@@ -262,7 +256,7 @@ class Storage:
         the caller installs the call's result (or :meth:`restore` s the value)."""
         if self._pending:
             self._flush()
-        if self.readers:
+        if donate and self.readers:
             self._detach(self._array)
         arr = self._array
         if self.layout is None:
@@ -316,7 +310,7 @@ class Storage:
             arr = self._settle()
         if type(arr) is not _ArrayImpl:
             return None
-        d = _new(Deferred)  # (Deferred.__init__ inlined: this runs for every element read)
+        d = _new(Deferred)  # (made field by field: this runs for every element read)
         d.array, d.view, d.read, d.shape, d.dtype, d.source, d.then = (
             arr, view, read, (), dtype, self, None)
         st = _new(Storage)
