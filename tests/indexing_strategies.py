@@ -114,7 +114,7 @@ def int_scalar_spelling(draw: st.DrawFn, i: int, array_ok: bool = True) -> Any:
         return jnp.asarray(i, dtype=dt)
     if kind == "tensor0d":
         return jt.asarray(i, dtype=dt)
-    # a 0-D view of another Tensor, which is also just an integer index
+    # an element of another Tensor, which is also just an integer index
     return jt.asarray([i - 1, i, i + 1], dtype=dt)[1]
 
 

@@ -110,9 +110,9 @@ def run(seed: int, mesh_shape: tuple[int, ...], spec: tuple, shape: tuple[int, .
                 if choice < 0.6:
                     key = basic_key(rng, b.shape)
                     what = f"view {i}[{key}]"
-                    # (NumPy gives a scalar copy for all-int keys; with ``...`` a 0-D view,
-                    # as jaxtensor's int keys always do)
-                    nu, nb = u[key], b[key if Ellipsis in key else (*key, Ellipsis)]
+                    # (all-int keys give the element's value in both; with ``...`` a view)
+                    key = key if Ellipsis in key else (*key, Ellipsis)
+                    nu, nb = u[key], b[key]
                 elif choice < 0.8:
                     what = f"view {i}.mT/T"
                     nu, nb = (u.mT, np.swapaxes(b, -1, -2)) if b.ndim >= 2 else (u[::-1], b[::-1])

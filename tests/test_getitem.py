@@ -130,14 +130,18 @@ def test_getitem_cases(index: Any, spell: str):
     check_getitem(A, Index(jt_index, to_numpy_index(index)))
 
 
-def test_integer_on_every_axis_is_a_0d_tensor():
+def test_integer_on_every_axis_is_the_elements_value():
     x = jt.arange(6).reshape((2, 3))
     d = x[1, 0]
     assert isinstance(d, jt.Tensor)
     assert d.shape == () and d.dtype == jt.int64 and int(d) == 3
-    assert d.base is not None and jt.shares_memory(d, x)
+    assert d.base is None and not jt.shares_memory(d, x)
     x[1, 0] = 30
-    assert int(d) == 30
+    assert int(d) == 3  # NumPy's scalar: a later write does not change it
+    v = x[1, 0, ...]  # NumPy's spelling of the 0-D view
+    assert v.base is not None and jt.shares_memory(v, x)
+    x[1, 0] = 31
+    assert int(v) == 31
 
 
 def test_0d_integer_indices_and_slice_bounds():

@@ -19,7 +19,8 @@ def _cases():
         a = (np.arange(24) % 5).astype(dt).reshape(2, 3, 4)
         yield dt, a, (slice(None),)            # the base
         yield dt, a, (1, slice(None, None, 2))  # a strided view
-        yield dt, a, (0, 1, 2)                 # a 0-D view
+        yield dt, a, (0, 1, 2)                 # an element's value
+        yield dt, a, (0, 1, 2, Ellipsis)       # a 0-D view
         yield dt, a, (Ellipsis, 1)             # a view of the last axis
 
 

@@ -106,8 +106,8 @@ def values(draw: st.DrawFn, target: tuple[int, ...], dtype: np.dtype) -> tuple[A
 
 
 def np_view_index(index: Any) -> Any:
-    """NumPy's spelling of a basic index that always gives a view (``x[1, 0, ...]``, not a
-    scalar: jaxtensor's ``x[1, 0]`` is that 0-D view)."""
+    """The spelling of a basic index that always gives a view (``x[1, 0, ...]``; ``x[1, 0]``
+    is the element's value in NumPy and in jaxtensor)."""
     index = index if isinstance(index, tuple) else (index,)
     return index if any(i is Ellipsis for i in index) else index + (Ellipsis,)
 
@@ -142,7 +142,8 @@ def check_setitem(
     if view_index is None:
         x_np, x = base_np, base
     else:
-        x_np, x = base_np[np_view_index(view_index.np_index)], base[view_index.jt_index]
+        x_np, x = (base_np[np_view_index(view_index.np_index)],
+                   base[np_view_index(view_index.jt_index)])
         assert np.shares_memory(x_np, base_np) or x_np.size == 0
     index = data.draw(indices(x_np.shape, basic_only=not advanced, invalid=True), label="index")
     try:
@@ -163,8 +164,8 @@ def check_setitem(
         np.testing.assert_array_equal(np.asarray(base), before)
         return
     with np.errstate(all="ignore"):
-        # with `...` NumPy's x[1, 0] is the 0-D view that jaxtensor's x[1, 0] is (so a
-        # (1, 1) value broadcasts into it, as it does into any other selection)
+        # with `...` NumPy's x[1, 0] is a 0-D view, as jaxtensor's write target x[1, 0] is
+        # (so a (1, 1) value broadcasts into it, as it does into any other selection)
         x_np[np_view_index(index.np_index)] = v_np
     x[index.jt_index] = v_jt
     got = np.asarray(base)

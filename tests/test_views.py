@@ -95,10 +95,9 @@ def view_op(draw: st.DrawFn, shape: tuple[int, ...], dtype: np.dtype) -> tuple[s
 
 def apply_np(op: str, arg: Any, a: np.ndarray) -> np.ndarray:
     if op == "index":
-        idx = arg.np_index if isinstance(arg.np_index, tuple) else (arg.np_index,)
-        if not any(i is Ellipsis for i in idx):
-            idx = idx + (Ellipsis,)  # NumPy's 0-D view, as jaxtensor's x[1, 0] is
-        return a[idx]
+        r = a[arg.np_index]
+        # an integer on every axis: NumPy's scalar, as jaxtensor's x[1, 0] is a value
+        return r if isinstance(r, np.ndarray) else np.array(r)
     if op == "flip":  # (NumPy's flip of a 0-D array is a scalar: x[()]; ours is x[...])
         return np.flip(a, axis=arg) if a.ndim else a[...]
     if op == "expand_dims":
@@ -329,7 +328,7 @@ VIEW_FUNCS: list[tuple[str, Callable[[Any], Any], Callable[[Any], Any]]] = [
     ("basic index", lambda n: n[1, ::-2, None], lambda t: t[1, ::-2, None]),
     ("ellipsis", lambda n: n[..., 1:], lambda t: t[..., 1:]),
     ("0-D int tensor", lambda n: n[1, ...], lambda t: t[jt.asarray(1)]),
-    ("every axis", lambda n: n[1, 2, 3, ...], lambda t: t[1, 2, 3]),
+    ("every axis", lambda n: n[1, 2, 3, ...], lambda t: t[1, 2, 3, ...]),
     ("mT", lambda n: n.mT, lambda t: t.mT),
     ("permute_dims", lambda n: np.permute_dims(n, (2, 0, 1)),
      lambda t: jt.permute_dims(t, (2, 0, 1))),

@@ -33,7 +33,17 @@ import numpy as np
 
 from ._args import check_weak, weak_scalar
 from ._args import value as _arg_value
-from ._core import Tensor, _cache, _dtypes, _kernels, _view, current, new_tensor
+from ._core import (
+    Deferred,
+    Tensor,
+    _cache,
+    _dtypes,
+    _kernels,
+    _view,
+    current,
+    new_tensor,
+    over,
+)
 from ._fast_operators import _by_signature, _scalar_arg, broadcast_failure
 
 Tracer = jax.core.Tracer
@@ -106,6 +116,12 @@ def inplace(fn: Callable, name: str) -> Callable:
             e = _entries.get((name, None if view is None else view.key, self.dtype, okey))
             if e is None or (e.lo is not None and not e.lo <= other <= e.hi):
                 return _first(self, other, fn, fname, name)
+            if view is None:
+                d = self._storage._pending
+                if type(d) is Deferred and d.then is None:  # an element not read yet
+                    # (a Tensor operand by the value it has now)
+                    d.then = _later(op, new_tensor(b) if t is Tensor else other)
+                    return self
             if e.sdt is not None:
                 b = _scalar_arg(other, e.sdt)
             _run(self, e.pick, b)
@@ -119,6 +135,13 @@ def inplace(fn: Callable, name: str) -> Callable:
 
     op.__name__ = f"__i{name}__"
     return op
+
+
+def _later(op: Callable, other: Any) -> Callable[[Any], Any]:
+    """``x op= other`` on an element not read yet, left for its first read (``target``: its
+    storage) or for ``x[i] = element`` (``target``: the view ``x[i, ...]``), which then writes
+    ``x[i] op other`` with one kernel (``_indexing/_getset.py``, ``_fuse``)."""
+    return lambda target: op(target if type(target) is Tensor else over(target), other)
 
 
 def _run(x: Tensor, pick: _kernels.Kernels, b: Any) -> None:

@@ -188,7 +188,7 @@ def flip(x: Tensor, /, *, axis: Any = None) -> Tensor:
     x = _args.tensor(x, "x", "flip")
     axes = range(x.ndim) if axis is None else _args.axes_in_order(axis, x.ndim)
     key = tuple(slice(None, None, -1) if a in axes else slice(None) for a in range(x.ndim))
-    return x[key]
+    return x[key] if key else x[...]  # (x[()] of a 0-D Tensor is its value, not a view)
 
 
 # -- functions returning new storage ------------------------------------------------------

@@ -11,15 +11,15 @@ from ._config import X64
 from ._constants import device_constant, starts_array
 from ._conversion import as_device, asarray
 from ._context import JitTrace, check_traced, current
-from ._storage import Storage, TracerLeakError, current_trace
+from ._storage import Deferred, Storage, TracerLeakError, current_trace
 from ._storage import _layout as storage_layout
-from ._tensor import Tensor, new_tensor
+from ._tensor import Tensor, element, new_tensor, over
 from ._view import _IDX_NP as IDX
 from ._view import View
 
 __all__ = [
-    "IDX", "JitTrace", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
-    "clear_caches", "current", "current_trace", "device_constant", "new_tensor", "starts_array",
+    "IDX", "Deferred", "JitTrace", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
+    "clear_caches", "current", "element", "over", "current_trace", "device_constant", "new_tensor", "starts_array",
     "storage_layout",
     # modules used as namespaces by the layers above
     "_cache", "_config", "_constants", "_context", "_conversion", "_dtypes", "_kernels",

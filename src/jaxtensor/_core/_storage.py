@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,31 @@ class _Busy:
 
 
 BUSY = _Busy()
+
+
+class Deferred:
+    """The value of an element read (``x[i, j]``), not computed yet: what ``read(view,
+    array)`` gives, ``array`` being the base value held when it was read (arrays are
+    immutable, so that is the element's value whatever is written later).
+
+    It stands in both the element's storage slot (with the element's shape and dtype) and its
+    queue (``_pending``), so the first read of the element settles it like a queued write
+    (:meth:`Storage._flush`). The source storage lists its deferred readers
+    (``Storage.readers``) and settles those still holding its current value before a write
+    that would donate that value (:meth:`Storage._detach`): copy-on-write at the element.
+    (Correctness never rests on that list: a reader it misses keeps the array referenced, so
+    the write copies instead of donating.)
+
+    ``source`` is the storage read; ``then``, if set, an in-place operator applied to the
+    element before its first read, ``then(target)`` (target: the element's storage, or a view
+    of the source where ``x[i] op= v`` writes the result back as one kernel). Made by
+    :meth:`Storage.defer`.
+    """
+
+    __slots__ = ("array", "view", "read", "shape", "dtype", "source", "then")
+
+    def __repr__(self) -> str:
+        return "<element not read yet>"
 
 _flush_kernels = _cache.cache("queued-write flush kernels", 256)
 _pickers = _cache.cache("queued-write flush kernel pickers", 256)
@@ -110,7 +136,7 @@ class Storage:
     """
 
     __slots__ = ("_array", "shape", "dtype", "version", "exported", "trace", "_pending", "meta",
-                 "layout", "_lock", "__weakref__")
+                 "layout", "_lock", "readers", "__weakref__")
 
     def __init__(self, array: Any, *, exported: bool = False) -> None:
         self._array = array
@@ -127,6 +153,8 @@ class Storage:
         # None until decided by the first write (:func:`_layout`)
         self.layout: Any = None
         self._lock: threading.RLock | None = None
+        # weak references to the storages of element reads not computed yet (``Deferred``)
+        self.readers: list[weakref.ref] | None = None
 
     def lock(self) -> threading.RLock:
         """This storage's lock (re-entrant), made on first use: held by every
@@ -228,6 +256,8 @@ class Storage:
         the caller installs the call's result (or :meth:`restore` s the value)."""
         if self._pending:
             self._flush()
+        if donate and self.readers:
+            self._detach(self._array)
         arr = self._array
         if self.layout is None:
             self.layout = _layout(arr)
@@ -258,6 +288,8 @@ class Storage:
                 return
             if self.layout is None:
                 self.layout = _layout(old)
+            if self.readers:
+                self._detach(old)
             self._array = BUSY
             try:
                 new = pick(self.donatable(old))(old, *args)
@@ -266,6 +298,53 @@ class Storage:
                 raise
             del old
             self._install(new)
+
+    # -- element reads -------------------------------------------------------------------
+    def defer(self, view: Any, read: Callable, dtype: Any) -> Storage | None:
+        """A storage for the element ``view`` (0-D) of this storage's current value, its value
+        computed (``read(view, value)``) on its first read, or None where that cannot wait (a
+        traced value). No device work; the storage keeps the value alive until then."""
+        arr = self._array
+        if self._pending or arr is BUSY:
+            del arr
+            arr = self._settle()
+        if type(arr) is not _ArrayImpl:
+            return None
+        d = _new(Deferred)  # (made field by field: this runs for every element read)
+        d.array, d.view, d.read, d.shape, d.dtype, d.source, d.then = (
+            arr, view, read, (), dtype, self, None)
+        st = _new(Storage)
+        st._array = st._pending = d
+        st.shape = ()
+        st.dtype = dtype
+        st.version = 0
+        st.exported = False
+        st.trace = trace_state.value
+        st.meta = st.layout = st._lock = st.readers = None
+        self.register(st)
+        return st
+
+    def register(self, st: Storage) -> None:
+        """List ``st`` (an element read not computed yet) among this storage's readers."""
+        ref = weakref.ref(st)
+        rs = self.readers
+        if rs is None:
+            self.readers = [ref]
+        else:
+            rs.append(ref)
+            n = len(rs)
+            if n >= 32 and not n & (n - 1):  # (at powers of two: amortised O(1) per read)
+                rs[:] = [r for r in rs if _deferred(r) is not None]
+
+    def _detach(self, old: Any) -> None:
+        """Compute the element reads still holding ``old`` (this storage's value, about to be
+        donated to a write): each then holds its own 0-D value, not the base's buffer."""
+        rs = self.readers
+        self.readers = None
+        for r in rs:
+            d = _deferred(r)
+            if d is not None and d.array is old:
+                r()._settle()  # type: ignore[union-attr]
 
     def _install(self, new: Any) -> None:
         """The one place a storage's value changes (callers hold the storage's lock)."""
@@ -309,6 +388,23 @@ class Storage:
     def _flush(self) -> None:
         """Apply the queued writes (the caller holds the storage's lock)."""
         p = self._pending
+        if type(p) is Deferred:
+            if type(trace_state.value) is EvalTrace:
+                v = p.read(p.view, p.array)
+            else:  # (first read inside a trace: computed eagerly, as queued writes are)
+                with eval_context():
+                    v = p.read(p.view, p.array)
+            self._array = v
+            self._pending = None
+            del v
+            if p.then is not None:
+                tok = _current_jit.set(None)  # (the element's own write, in no trace)
+                try:
+                    with eval_context():
+                        p.then(self)
+                finally:
+                    _current_jit.reset(tok)
+            return
         taken = len(p)
         items = p[:taken]
         n = taken
@@ -350,6 +446,18 @@ class Storage:
                     self._apply(_flush_picker(bucket, unravel), (ii, vv), flush=False)
         finally:
             del p[:taken]
+
+
+_new = object.__new__
+
+
+def _deferred(r: weakref.ref) -> Deferred | None:
+    """The not-yet-computed element read behind ``r`` (a reader's weak reference), if any."""
+    s = r()
+    if s is None:
+        return None
+    d = s._pending
+    return d if type(d) is Deferred else None
 
 
 def _layout(arr: Any) -> Any:

@@ -467,6 +467,32 @@ def _host_read_error(v: Any) -> None:
         ) from None
 
 
+def element(x: Tensor, view: _view.View) -> Tensor:
+    """``x[i, j]`` with an integer on every axis (``view``: that element, 0-D): its value, a
+    0-D Tensor of its own (NumPy's scalar), which later writes to ``x`` do not change and
+    whose writes do not reach ``x``. Eagerly no device work is done until the value is
+    used (``Storage.defer``); in a trace the value is read at once (it costs nothing there)."""
+    st = x._storage
+    if _current_jit.get() is None:
+        for s in view.starts:
+            if type(s) is not int:
+                break
+        else:
+            es = st.defer(view, _view.read, x.dtype)
+            if es is not None:
+                return over(es)
+    return new_tensor(_view.read(view, st.array))
+
+
+def over(st: Storage) -> Tensor:
+    """A base Tensor over the storage ``st``."""
+    t = _new(Tensor)
+    t._storage = st
+    t._view = t._cache = t._base = None
+    t._cache_version = -1
+    return t
+
+
 def new_tensor(array: Any) -> Tensor:
     """``Tensor._wrap(array)`` for the hot paths: a new base Tensor owning ``array``."""
     st = _new(Storage)  # Storage.__init__ inlined: this runs for every result
@@ -476,7 +502,7 @@ def new_tensor(array: Any) -> Tensor:
     st.version = 0
     st.exported = False
     st.trace = trace_state.value
-    st._pending = st.meta = st.layout = st._lock = None
+    st._pending = st.meta = st.layout = st._lock = st.readers = None
     t = _new(Tensor)
     t._storage = st
     t._view = t._cache = t._base = None

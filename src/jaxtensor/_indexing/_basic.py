@@ -60,7 +60,7 @@ class Template:
 
     __slots__ = (
         "steps", "comp", "shape", "key", "n_old", "const", "int_terms", "int_checks",
-        "size", "pick", "view_fast", "flat",
+        "size", "pick", "view_fast", "flat", "element",
     )
 
     def __init__(self, view: View, n_old: int, int_checks: list[tuple]) -> None:
@@ -95,6 +95,8 @@ class Template:
         st0 = view.steps[0]
         self.flat = (_view.c_strides(st0.in_shape) if self.size == 1 and len(view.steps) == 1
                      and type(st0) is _view.AxisStep and view.comp is None else None)
+        # an integer on every axis (no ``...``): a read gives the element's value, not a view
+        self.element = False
 
     def starts(self, old: tuple, ints: list[Any]) -> list[Any]:
         """The view's start offsets for these int values (bounds checked, negatives wrapped;
@@ -159,7 +161,9 @@ def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) 
         ck = sig
     tpl = cache.get(ck)
     if tpl is None:
-        tpl = cache[ck] = _build(view, shape, plan)
+        tpl = _build(view, shape, plan)
+        tpl.element = tpl.shape == () and not any(s is Ellipsis for s in sig)
+        cache[ck] = tpl
     return tpl
 
 

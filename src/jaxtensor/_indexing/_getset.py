@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _kernels, starts_array
+from .._core import Deferred, Tensor, _kernels, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
 from ._plan import NonConcreteBooleanIndexError
@@ -79,21 +79,22 @@ def _ints(key: Any) -> list[int]:
 
 
 def getitem(x: Tensor, key: Any) -> Tensor:
-    """``x[key]``: a view for a basic index, a new Tensor for an advanced one."""
+    """``x[key]``: a view for a basic index, a new Tensor for an advanced one, the element's
+    value (a 0-D Tensor of its own) for an integer on every axis."""
     v = x._view
     sig = _basic_sig(key)
     if sig is not None:
         tpl = _basic.lookup(v, x.shape, sig)
         ints = _ints(key)
-        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, ints),
-                                  (v, tpl, ints)))
+        view = tpl.view(tpl.starts(() if v is None else v.starts, ints), (v, tpl, ints))
+        return element(x, view) if tpl.element else x._derive(view)
     shape = x.shape
     sig, values = _plan.split(key)
     plan = _plan.plan(shape, sig)
     if plan.basic:
         tpl = _basic.template(v, shape, sig, plan)
-        return x._derive(tpl.view(tpl.starts(() if v is None else v.starts, values),
-                                  (v, tpl, values)))
+        view = tpl.view(tpl.starts(() if v is None else v.starts, values), (v, tpl, values))
+        return element(x, view) if tpl.element else x._derive(view)
     adv = _advanced.resolve_plan(plan, values, shape)
     if adv.shape is None:
         f = _masks.frame(x, plan, sig, values, key)
@@ -126,7 +127,10 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         ints = _ints(key)
         if type(value) is Tensor and _is_target(value, x, tpl, ints):
             return
-        _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, ints), value)
+        starts = tpl.starts(() if v is None else v.starts, ints)
+        if tpl.element and type(value) is Tensor and _fuse(x, tpl, starts, value):
+            return
+        _write_basic(x, tpl, starts, value)
         return
     shape = x.shape
     sig, values = _plan.split(key)
@@ -135,7 +139,10 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         tpl = _basic.template(v, shape, sig, plan)
         if type(value) is Tensor and _is_target(value, x, tpl, values):
             return
-        _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, values), value)
+        starts = tpl.starts(() if v is None else v.starts, values)
+        if tpl.element and type(value) is Tensor and _fuse(x, tpl, starts, value):
+            return
+        _write_basic(x, tpl, starts, value)
         return
     if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit: see _masks.py)
         _assign_selection(x, plan, sig, values, value, key)
@@ -187,6 +194,35 @@ def _is_target(value: Tensor, x: Tensor, tpl: _basic.Template, ints: list) -> bo
         return False
     o = vv.origin
     return o is not None and o[0] is x._view and o[1] is tpl and _same(o[2], ints)
+
+
+def _fuse(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Tensor) -> bool:
+    """``x[key] = value`` where ``value`` is ``x[key]`` read with no write to ``x`` since and
+    an in-place operator applied to it, not read yet: the second half of ``x[key] op= v``
+    (Python runs ``t = x[key]; t op= v; x[key] = t``), written as ``x[key, ...] op= v``, one
+    kernel. ``value`` then reads the element just written (the same value). False (nothing
+    done) for any other value."""
+    d = value._storage._pending
+    if type(d) is not Deferred or d.then is None:
+        return False
+    st = x._storage
+    if d.source is not st:
+        return False
+    with st.lock():
+        then, dv = d.then, d.view
+        if (value._storage._pending is not d or then is None or st._array is not d.array
+                or st._pending or dv.starts != tuple(starts)
+                or (dv.key is not tpl.key and dv.key != tpl.key)):
+            return False
+        d.array = d.then = None  # (nothing else holds the base: the write may donate it)
+        try:
+            then(x._derive(tpl.view(starts)))
+        except BaseException:  # (nothing was written)
+            d.array, d.then = st._array, then
+            raise
+        d.array = st._array
+        st.register(value._storage)
+    return True
 
 
 def _write_basic(x: Tensor, tpl: _basic.Template, starts: list[Any], value: Any) -> None:
