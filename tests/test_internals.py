@@ -555,6 +555,7 @@ JAX_PRIVATE_KINDS = {
     "make_noop_ffi_handler": callable,
     "DebugInfo": lambda v: v._fields[:3] == ("traced_for", "func_src_info", "arg_names"),
     "initial_result_paths": lambda v: v is not None,
+    "weak_cast": lambda v: v(jax.numpy.int32(3), np.int64).weak_type,
     "MISSING": lambda v: v == {},  # every fenced name is there on the release tested
 }
 
