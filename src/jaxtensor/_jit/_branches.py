@@ -74,7 +74,8 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
 def call(closed: ClosedJaxpr, gate: Any, vals: list, codes: tuple,
          n_res: int) -> tuple[list, list, tuple]:
     """The traced branch applied: (new values, results, check)."""
-    out = jaxpr_as_fun(closed)(gate, *vals, *codes)
+    out = [o if isinstance(o, jax.Array) else jnp.asarray(o, a.dtype)  # (a literal result)
+           for o, a in zip(jaxpr_as_fun(closed)(gate, *vals, *codes), closed.out_avals)]
     n = len(vals)
     return list(out[:n]), list(out[n:n + n_res]), tuple(out[n + n_res:])
 
@@ -129,17 +130,10 @@ def _work(jaxpr: Jaxpr) -> float:
     return total
 
 
-def result_types(a: ClosedJaxpr, b: ClosedJaxpr, n_vals: int, n_res: int) -> list[Any]:
-    """The dtype of each result the branches return (a weakly typed one takes the other's,
-    as ``lax.cond`` promotes it); TypeError where their shapes or dtypes differ."""
-    out = []
+def check_results(a: ClosedJaxpr, b: ClosedJaxpr, n_vals: int, n_res: int) -> None:
+    """TypeError where the branches' results differ in shape or dtype (not in weak type),
+    as ``lax.cond`` refuses them."""
     for x, y in zip(a.out_avals[n_vals:n_vals + n_res], b.out_avals[n_vals:n_vals + n_res]):
-        if x.shape != y.shape or (x.dtype != y.dtype and not (x.weak_type or y.weak_type)):
+        if x.shape != y.shape or x.dtype != y.dtype:
             raise TypeError("cond(): true_fun and false_fun must return values of the same "
                             f"shapes and dtypes (got {x.str_short()} and {y.str_short()})")
-        out.append(x.dtype if x.dtype == y.dtype else jnp.result_type(x, y))
-    return out
-
-
-def cast(res: list, dtypes: list) -> list:
-    return [r if r.dtype == dt else r.astype(dt) for r, dt in zip(res, dtypes)]
