@@ -364,3 +364,20 @@ def test_branch_results_and_mismatches():
     for g in (shapes, dtypes):
         with pytest.raises(TypeError, match="cond"):
             g(jt.zeros(3))
+
+
+def test_value_checks_in_untaken_branch_do_not_fire():
+    """A traced value out of an integer Tensor's range written in the untaken branch raises
+    nothing; in the taken one the eager OverflowError."""
+    def f(x, limit):
+        def body(i):
+            jt.cond(i < limit, lambda: x.__setitem__(i, i + 1),
+                    lambda: x.__setitem__(i, i + 300))
+        jt.fori_loop(0, 4, body)
+    x = jt.zeros(4, dtype=jt.int8)
+    jt.jit(f)(x, 10)
+    assert x.tolist() == [1, 2, 3, 4]
+    y = jt.zeros(4, dtype=jt.int8)
+    with pytest.raises(OverflowError, match="302 out of bounds for int8"):
+        jt.jit(f)(y, 2)
+    assert y.tolist() == [1, 2, 0, 0]

@@ -292,27 +292,24 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
             closed, m, n_res, n_vals = _branches.trace(carry, call, base, vals, codes)
             traced.append((closed, n_res))
             met.extend(m)
-        (jt_, n_t), (jf, n_f) = traced
+        (true_j, n_t), (false_j, n_f) = traced
         tree, is_t = shapes[-1]
         if (tree, is_t) != shapes[-2]:
             raise TypeError("cond(): true_fun and false_fun must return the same structure "
                             f"(got {shapes[-2][0]} and {tree})")
-        dtypes = _branches.result_types(jt_, jf, n_vals, n_t)
-        if _branches.inline_ok([jt_, jf], n_vals):
+        _branches.check_results(true_j, false_j, n_vals, n_t)
+        if _branches.inline_ok([true_j, false_j], n_vals):
             # both run, each write gated: the true branch's where pred holds, then the false
             # branch's, on what the first left, where it does not
-            v1, r1, c1 = _branches.call(jt_, pred, vals, codes, n_t)
-            outs, r2, codes = _branches.call(jf, ~pred, v1, c1, n_f)
-            res = [lax.select(pred, a, b) for a, b in
-                   zip(_branches.cast(r1, dtypes), _branches.cast(r2, dtypes))]
+            v1, r1, c1 = _branches.call(true_j, pred, vals, codes, n_t)
+            outs, r2, codes = _branches.call(false_j, ~pred, v1, c1, n_f)
+            res = [lax.select(pred, a, b) for a, b in zip(r1, r2)]
         else:
             def branch(closed: Any, n: int) -> Callable:
-                def run(state: tuple) -> tuple:
-                    new, r, c = _branches.call(closed, jnp.bool_(True), state[0], state[1], n)
-                    return new, _branches.cast(r, dtypes), c
-                return run
+                return lambda state: _branches.call(closed, jnp.bool_(True), *state, n)
 
-            outs, res, codes = lax.cond(pred, branch(jt_, n_t), branch(jf, n_f), (vals, codes))
+            outs, res, codes = lax.cond(pred, branch(true_j, n_t), branch(false_j, n_f),
+                                        (vals, codes))
         return (outs, _from_arrays(list(res), tree, is_t), codes), met
 
     return _carried(t, build, loop=False)
