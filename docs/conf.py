@@ -33,7 +33,6 @@ extensions = [
     "sphinx.ext.doctest",
     "numpydoc",
     "sphinx_copybutton",
-    "sphinxcontrib.mermaid",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -44,7 +43,6 @@ templates_path = ["_templates"]
 # -- MyST: the pages stay GitHub-readable Markdown ----------------------------------------
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 4  # ``page.md#a-heading`` links resolve as on GitHub
-myst_fence_as_directive = ["mermaid"]  # ```mermaid fences: diagrams here and on GitHub
 
 # -- the API reference ---------------------------------------------------------------------
 autosummary_generate = True

@@ -198,6 +198,7 @@ NO_ARRAY = {
     "while_loop": "functions (tests/test_loops.py)",
     "cond": "a predicate and functions (tests/test_loops.py)",
     "ds": "a start and a size (tests/test_ds.py)", "UnrolledLoopWarning": "a warning",
+    "RecompileWarning": "a warning",
 }
 NO_ARRAY_FFT = {"fftfreq": "numbers", "rfftfreq": "numbers"}
 #: functions of a protocol, not of array-likes: from_dlpack takes DLPack objects only

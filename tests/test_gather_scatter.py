@@ -5,11 +5,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 REDUCES = ["sum", "prod", "mean", "amax", "amin"]
 

@@ -14,9 +14,11 @@ import zlib
 import jax
 import numpy as np
 import pytest
-import torch
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 HALF = ["float16", "bfloat16"]
 

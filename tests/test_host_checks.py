@@ -210,3 +210,57 @@ def test_wrapping_values_are_left_to_the_device() -> None:
         want = _outcome(fn, x, jnp.asarray(v, jnp.int8))
         got = _outcome(f, y, jnp.asarray(v, jnp.int8))
         assert got == want, v
+
+
+def _bitwise_offset(rng: random.Random) -> str:
+    """A constant offset computed on the device with bitwise operations."""
+    a, b = rng.randint(-8, 8), rng.randint(-8, 8)
+    return rng.choice([f"(jnp.asarray({a}) & {b})", f"(jnp.asarray({a}) | {b})",
+                       f"(~jnp.asarray({a}))",
+                       f"(jnp.asarray({a}, jnp.int8) & jnp.int8({b})).astype(jnp.int32)"])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_offsets_made_with_bitwise_operations_agree_with_eager(seed: int) -> None:
+    """Indices ``i + c`` where ``c`` is computed with ``&``, ``|``, ``~`` on device
+    constants (``x[i + (jnp.asarray(6) & 3)] = 1``): called in bounds first (the host takes
+    over the checks), then around and past the bounds, the calls raise and write as eager
+    code does."""
+    rng = random.Random(seed)
+    lines = ["def fn(t, i):"]
+    if seed == 0:  # (the case found: ``6 & 3`` was folded as ``6 and 3``)
+        lines.append("    t[i + (jnp.asarray(6) & 3)] = 1")
+    for k in range(rng.randint(1, 3) if seed else 0):
+        lines.append(f"    t[i + {_bitwise_offset(rng)}] = {k + 1}")
+    src = "\n".join(lines)
+    ns: dict[str, Any] = {"jt": jt, "jnp": jnp}
+    exec(src, ns)  # noqa: S102 - a generated test program
+    fn = ns["fn"]
+    jitted = jt.jit(fn)
+    eager_x, jit_x = jt.arange(6.0), jt.arange(6.0)
+    # first a call in bounds (the one that decides on the host), then all around the bounds
+    first = [i for i in range(-6, 6) if _outcome(fn, jt.arange(6.0), i)[0] is None]
+    assert first, src
+    for i in first[:1] + list(range(-20, 20)):
+        want = _outcome(fn, eager_x, i)
+        assert _outcome(jitted, jit_x, i) == want, (src, i)
+
+
+def test_a_long_chain_of_checked_writes() -> None:
+    """400 checked writes (a Python loop unrolled into the program): the analysis of their
+    checks follows the whole chain (it recursed per check, and raised RecursionError)."""
+
+    def fn(t: jt.Tensor, i: Any) -> None:
+        for k in range(400):
+            t[i + k % 3] = k
+
+    f = jt.jit(fn)
+    x = jt.zeros(4)
+    with pytest.warns(jt.UnrolledLoopWarning):
+        f(x, 1)
+    want = [0.0, 399.0, 397.0, 398.0]  # (the last write of each position)
+    assert x.tolist() == want
+    with pytest.raises(IndexError, match="index 4 is out of bounds"):
+        f(x, 2)
+    want[2:] = [0.0, 1.0]  # (the writes before the failing third one are kept, as eagerly)
+    assert x.tolist() == want

@@ -6,11 +6,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 _HAVE = set(jt.__array_namespace_info__().dtypes())  # no 64-bit dtypes with JAX_ENABLE_X64=0
 DTYPES = [d for d in ("float32", "float64", "int32", "int64", "int8", "uint8", "bool",

@@ -546,7 +546,7 @@ JAX_PRIVATE_KINDS = {
     "pytype_aval_mappings": lambda v: type(v) is dict and jt.Tensor in v,
     "register_canonicalize_value_handler": callable,
     "shard_arg_handlers": lambda v: type(v) is dict and jt.Tensor in v,
-    "checkify_rules": lambda v: type(v) is dict and _jit_trace.no_error_p in v,
+    "register_checkify_rule": callable,
     "checkify_error_preds": callable,
     "register_lowering": callable,
     "lower_fun": callable,
@@ -564,6 +564,20 @@ def test_every_private_jax_name_is_there_with_its_kind():
     wrong = [n for n, ok in JAX_PRIVATE_KINDS.items() if not ok(getattr(_jax_private, n))]
     assert not wrong, wrong
     assert _jit_trace.GATED
+
+
+@pytest.mark.parametrize("x", [-1.0, 0.0, 2.0])
+def test_no_error_reads_checkify_error_state_on_this_jax(x):
+    # the rule is registered through _jax_private on every release's rule signature
+    def f(v):
+        checkify.check(v > 0, "not positive")
+        before = _jit_trace.no_error_p.bind()
+        body = jax.lax.fori_loop(0, 2, lambda i, c: c & _jit_trace.no_error_p.bind(), True)
+        return before, body
+
+    err, (before, body) = jax.jit(checkify.checkify(f))(x)
+    assert bool(before) == bool(body) == (x > 0) == (err.get() is None)
+    assert bool(_jit_trace.no_error_p.bind())  # outside checkify: nothing failed
 
 
 def test_the_trace_state_follows_jax_transformations():

@@ -324,3 +324,74 @@ def test_errors_name_arguments_of_strict_pytree_nodes(leaf: int) -> None:
     assert isinstance(err, jax.errors.ConcretizationTypeError)
     assert f"the argument pair (leaf {leaf} of 2)" in str(err) or (
         f"pair (leaf {leaf} of 2)" in str(err) and "scale" in str(err))
+
+
+# -- closed-over Tensors: traced and compiled once, as an argument is ----------------------
+_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
+_GLOBAL_STATE = jt.zeros(8)
+
+
+def _counted(run: Any) -> int:
+    count = 0
+
+    def listener(event: str, duration: float, **kwargs: Any) -> None:
+        nonlocal count
+        count += event == _COMPILE_EVENT
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        run()
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+    return count
+
+
+def _closed_forms(traces: list) -> dict[str, tuple[Any, jt.Tensor, int]]:
+    """Functions writing a Tensor they close over (named in the closure, a global, reached
+    through a container), with the Tensor and the most traces allowed over two calls."""
+    cell = jt.zeros(8)
+    box = {"t": jt.zeros(8)}
+
+    def in_cell(i: Any) -> None:
+        traces.append(1)
+        cell[i] += 1.0
+        cell[0:2] *= 2.0
+
+    def in_global(i: Any) -> None:
+        traces.append(1)
+        _GLOBAL_STATE[i] += 1.0
+        _GLOBAL_STATE[0:2] *= 2.0
+
+    def in_container(i: Any) -> None:
+        traces.append(1)
+        box["t"][i] += 1.0
+        box["t"][0:2] *= 2.0
+
+    # (found by the trace: traced again with it as an input, before anything is compiled)
+    return {"cell": (in_cell, cell, 1), "global": (in_global, _GLOBAL_STATE, 1),
+            "container": (in_container, box["t"], 2)}
+
+
+@pytest.mark.parametrize("form", ["cell", "global", "container"])
+def test_a_closed_over_tensor_compiles_once(form: str) -> None:
+    """A function writing a Tensor it closes over: one compile over its first two calls
+    (it was two: the first plan made without donation, the second with it), one trace
+    where the closure or the globals name the Tensor; the values are eager code's, and
+    the buffer is donated from the first call on."""
+    traces: list = []
+    fn, t, max_traces = _closed_forms(traces)[form]
+    t[...] = 0.0
+    f = jt.jit(fn)
+    n = _counted(lambda: (f(3), f(5)))
+    assert n == 1 and len(traces) <= max_traces, (n, len(traces))
+    traces.clear()
+    eager = np.zeros(8, np.float32)
+    eager[3] += 1.0
+    eager[0:2] *= 2.0
+    eager[5] += 1.0
+    eager[0:2] *= 2.0
+    np.testing.assert_array_equal(t.numpy(), eager)
+    before = t._storage.array.unsafe_buffer_pointer()
+    f(1)
+    assert t._storage.array.unsafe_buffer_pointer() == before  # (donated, in place)
+    assert _counted(lambda: f(2)) == 0 and not traces

@@ -23,6 +23,11 @@ no slot, minus ``n`` if ``neg``):
   variable plus ``c``, a traced bound), ``("while", trips, body)`` (a counter Tensor made
   before the loop), ``("if", pred, then, else)``
 
+A program may write out of bounds at a loop variable's value and then run a ``while_loop``
+(whose counter only the loop's gated writes change): after the failure the loop must stop,
+and the program must raise with every array as NumPy left it. Each program runs under a time
+limit, so one that never ends fails its test.
+
 Values: ``("c", v)``, ``("iv", slot, mul, add)``, ``("rd", src, key, mul, add)`` (a scalar
 read), ``("blk", src, key, mul)`` (a read of the write's shape). Multipliers are powers of
 two, so every result is exact and the comparison can be tight.
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import operator
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -40,6 +46,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import jaxtensor as jt
+
+# (every drawn program is a new program of the same body code: the warning is expected)
+pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
 
 
 # -- the two helper namespaces ------------------------------------------------------------
@@ -103,10 +112,17 @@ def _key(h, env, key):
     return tuple(_item(h, env, it) for it in key)
 
 
+#: a module global the bodies of ``test_programs_reading_changing_globals`` read
+#: (``("g", v)``: ``SCALE[0] * v``), changed between calls as a script would
+SCALE = [1.0]
+
+
 def _value(h, env, v):
     k = v[0]
     if k == "c":
         return v[1]
+    if k == "g":
+        return SCALE[0] * v[1]
     if k == "iv":
         return env[v[1]] * v[2] + v[3]
     if k == "rd":
@@ -222,6 +238,8 @@ def _show_key(names, key):
 def _show_value(names, v):
     if v[0] == "c":
         return repr(v[1])
+    if v[0] == "g":
+        return f"SCALE[0] * {v[1]!r}"
     if v[0] == "iv":
         return f"{names[v[1]]} * {v[2]} + {v[3]}"
     tail = f" + {v[4]}" if v[0] == "rd" else ""
@@ -435,7 +453,20 @@ def _draw_block(draw, scope, depth, min_size=1, max_size=4):
             kinds += ["view", "view", "new"]
         if depth < 3:
             kinds += ["for", "for", "while", "if", "call"]
+            if any(s is None for s in scope):
+                kinds.append("oob_while")
         k = draw(st.sampled_from(kinds))
+        if k == "oob_while":
+            # a write out of bounds for some values of a loop variable, then a while_loop
+            # whose counter only its body's (gated) writes change: it must stop at a failure
+            ivs = [j for j, s in enumerate(scope) if s is None]
+            dst = draw(st.sampled_from(_refs(scope)))
+            n = scope[dst][0]
+            ix = (draw(st.sampled_from(ivs)), 1, draw(st.integers(0, n)), n + 1, False)
+            out.append(("write", dst, (("i", ix),), "=", ("c", 1.0)))
+            body = _draw_block(draw, [*scope, None], depth + 1, 1, 2)
+            out.append(("while", draw(st.integers(1, 3)), body))
+            continue
         if k in ("write", "iop"):
             dst = draw(st.sampled_from(_refs(scope)))
             op = draw(st.sampled_from(["=", "+=", "-=", "*="] if k == "write" else
@@ -519,6 +550,31 @@ def _run(h, stmts, env):
     return env
 
 
+LIMIT_S = 120  # per program (each takes well under a second or a few seconds to compile)
+
+
+def _limited(run):
+    """``run()`` in a thread, failing the test if it takes more than ``LIMIT_S`` seconds (a
+    loop that never ends), instead of hanging the suite."""
+    box: list = []
+
+    def target():
+        try:
+            box.append((True, run()))
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box.append((False, e))
+
+    th = threading.Thread(target=target, daemon=True)
+    th.start()
+    th.join(LIMIT_S)
+    if not box:
+        pytest.fail(f"the program did not finish within {LIMIT_S} s (a loop never ended)")
+    ok, v = box[0]
+    if not ok:
+        raise v
+    return v
+
+
 @pytest.mark.parametrize("mode", ["eager", "jit", "jit_mixed"])
 @settings(deadline=None, max_examples=int(os.environ.get("FUZZ_N", 25)))  # (more: FUZZ_N)
 @given(prog=programs())
@@ -557,9 +613,9 @@ def test_random_program_matches_numpy(mode, prog):
 
     if raised:  # and the arrays hold what NumPy left
         with pytest.raises(IndexError):
-            run()
+            _limited(run)
     else:
-        got = run()
+        got = _limited(run)
         assert len(got) == len(want)
         for k, (g, w) in enumerate(zip(got, want)):
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, err_msg=f"slot {k}")
@@ -569,3 +625,42 @@ def test_random_program_matches_numpy(mode, prog):
                                        err_msg=f"array {k}")
             np.testing.assert_allclose(np.asarray(o), want[k][1:], rtol=1e-12,
                                        err_msg=f"a view of array {k} made before")
+
+
+def _read_global(stmts):
+    """``stmts`` with every constant value ``("c", v)`` read as ``SCALE[0] * v``."""
+    if type(stmts) is tuple and len(stmts) == 2 and stmts[0] == "c":
+        return ("g", stmts[1])
+    if type(stmts) in (tuple, list):
+        return type(stmts)(_read_global(e) for e in stmts)
+    return stmts
+
+
+@settings(deadline=None, max_examples=int(os.environ.get("FUZZ_N", 25)) // 4)
+@given(prog=programs(), scales=st.lists(st.sampled_from([1.0, 2.0, -0.5, 0.0]),
+                                        min_size=2, max_size=3))
+def test_programs_reading_changing_globals(prog, scales):
+    """Eager loops whose bodies read a module global that changes between calls (as at a
+    script's top level) compute what NumPy's Python loops compute with its current value."""
+    values, pre, stmts, _ = prog
+    stmts = _read_global(stmts)
+    note(_show(len(values), pre, stmts))
+    arrays, ts = _arrays(NP, values, pre), _arrays(JT, values, pre)
+    try:
+        for scale in scales:
+            SCALE[0] = scale
+            try:
+                want = _run(NP, stmts, arrays)
+                raised = False
+            except IndexError:
+                raised = True
+            if raised:
+                with pytest.raises(IndexError):
+                    _run(JT, stmts, ts)
+                return
+            got = _run(JT, stmts, ts)
+            for k, (g, w) in enumerate(zip(got, want)):
+                np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12,
+                                           err_msg=f"slot {k}, SCALE {scale}")
+    finally:
+        SCALE[0] = 1.0

@@ -160,3 +160,37 @@ def test_under_jax_jit_with_a_tensor_made_inside() -> None:
 
     a = np.asarray([0.5, 2.0, 3.5])
     np.testing.assert_allclose(np.asarray(jax.jit(f)(a)), [0.5, 1.0, 2.5])
+
+
+# (a mask that is a view of a traced mask: read anew at every use, it is still one mask)
+_VIEW_CASES = {
+    "row, in place": "x[0, m[0]] += 10",
+    "int-indexed row, written back": "x[1, m[1]] = x[1, m[1]] * 2 - 1",
+    "reversed": "x[m[::-1]] = x[m[::-1]] + 10",
+    "reversed, named once": "mw = m[::-1]\n    x[mw] += 10",
+    "slice of rows": "x[1:][m[1:]] -= 3",
+    "transposed": "x.T[m.T] = x.T[m.T] * 3",
+    "column": "x[:, 2][m[:, 2]] = x[:, 2][m[:, 2]] * 0 + 7",
+    "strided": "x[::2][m[::2]] *= 4",
+}
+
+
+@pytest.mark.parametrize("case", list(_VIEW_CASES))
+def test_views_of_a_traced_mask_under_jit_match_eager(case: str) -> None:
+    """``m = x > 0; x[0, m[0]] += 10``, ``w[m[::-1]] += 10``: a mask that is a view of a
+    traced mask (a row, an int-indexed row, reversed, a slice, transposed, a column,
+    strided) selects under jit as eagerly and as NumPy running the same statements, for
+    several values of the mask."""
+    ns: dict = {}
+    exec(f"def fn(x):\n    m = x > 0\n    {_VIEW_CASES[case]}", ns)  # noqa: S102
+    fn = ns["fn"]
+    jitted = jt.jit(fn)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        x0 = rng.integers(-3, 4, size=(4, 3)).astype(np.float32)
+        nx, ex, jx = x0.copy(), jt.asarray(x0), jt.asarray(x0)
+        fn(nx)
+        fn(ex)
+        jitted(jx)
+        np.testing.assert_array_equal(ex.numpy(), nx, err_msg=case)
+        np.testing.assert_array_equal(jx.numpy(), nx, err_msg=case)

@@ -8,12 +8,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import torch
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 xps = make_strategies_namespace(jt)
 DEV = jax.devices()[0]
@@ -223,4 +225,6 @@ def test_scalar_conversions():
     with pytest.raises(OverflowError):
         int(jt.asarray(math.inf))
     with pytest.raises(TypeError, match="one element"):
+        float(jt.ones(3))
+    with pytest.raises(ValueError, match="ambiguous"):  # as NumPy
         bool(jt.ones(3))

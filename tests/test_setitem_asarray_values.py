@@ -16,9 +16,11 @@ import array_api_strict as xps
 import jax.numpy as jnp
 import numpy as np
 import pytest
-import torch
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 TARGETS = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "bfloat16", "float32", "float64", "complex64", "complex128"]

@@ -21,9 +21,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-import torch
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 # the tensor the notes print, to 4 decimals
 A_PRINTED = [

@@ -9,9 +9,11 @@ from __future__ import annotations
 import jax
 import numpy as np
 import pytest
-import torch
 
 import jaxtensor as jt
+from optional_deps import require
+
+torch = require("torch", "torch")  # the PyTorch oracle
 
 RNG = np.random.default_rng(0)
 

@@ -59,6 +59,7 @@ from ._utility import *  # noqa: F403
 # the public exceptions print as the names users catch them by
 TracerLeakError.__module__ = NonConcreteBooleanIndexError.__module__ = "jaxtensor"
 UnrolledLoopWarning.__module__ = ds.__module__ = "jaxtensor"  # noqa: F405
+RecompileWarning.__module__ = "jaxtensor"  # noqa: F405
 
 # The public dtype constants wrap NumPy dtypes (see _dtypes.DType).
 bool = _dtypes.public["bool"]  # noqa: A001
@@ -70,6 +71,8 @@ float16, bfloat16 = _dtypes.public["float16"], _dtypes.public["bfloat16"]  # ext
 
 # Tensor's operators and methods, bound from one table once the namespace exists
 from . import _methods
+
+_indexing_functions.attach_ufunc_at(globals())  # add.at(x, indices, values), NumPy's
 
 # jax.numpy's own indexing takes Tensor indices (jnp_array[t], jnp_array.at[t])
 from ._indexing import install_jax_hook

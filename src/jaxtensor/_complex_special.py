@@ -8,6 +8,10 @@ signed zero or a NaN with a defined companion part (``exp(-inf + 1j)``, ``sqrt(-
 with ``jnp.where``; elsewhere it keeps ``jax.numpy``'s result. Names are C99's
 (``cexp``, ``csqrt``, ...). The trigonometric functions follow from the hyperbolic ones
 (``sin(z) = -i sinh(iz)``), as C99 defines them.
+
+Each function's derivative is that of its ``jax.numpy`` formula (:func:`_differentiated_as`):
+the ``jnp.where`` corrections select special values, and a reverse-mode gradient through a
+``where`` sends a zero cotangent into the branch not taken, where ``0 * inf`` is NaN.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -35,6 +40,23 @@ def _mul_i(a: Any) -> Any:
 
 def _mul_neg_i(a: Any) -> Any:
     return _cplx(jnp.imag(a), -jnp.real(a))
+
+
+def _differentiated_as(plain: Callable) -> Callable[[Callable], Callable]:
+    """The decorated function, with the derivative of ``plain`` (its ``jax.numpy``
+    formula): forward and reverse mode then agree with ``jax.grad`` of ``plain``, and the
+    special-value branches (infinities recovered from NaN, ...) never reach a gradient."""
+    def wrap(special: Callable) -> Callable:
+        f = jax.custom_jvp(special)
+
+        @f.defjvp
+        def _jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+            _, tangent = jax.jvp(plain, primals, tangents)
+            return special(*primals), tangent
+
+        return functools.wraps(special)(f)
+
+    return wrap
 
 
 # -- symmetries ---------------------------------------------------------------------------
@@ -71,11 +93,13 @@ def _odd_conj_symmetric(f: Callable) -> Callable:
 
 
 # -- arithmetic ---------------------------------------------------------------------------
+@_differentiated_as(jnp.abs)
 def cabs(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     return jnp.where(jnp.isinf(re) | jnp.isinf(im), jnp.inf, jnp.hypot(re, im))
 
 
+@_differentiated_as(jnp.multiply)
 def cmul(p: Any, q: Any) -> Any:
     # C99 Annex G: (a+bi)(c+di) with infinities recovered when the naive formula gives NaN.
     a, b, c, d = jnp.real(p), jnp.imag(p), jnp.real(q), jnp.imag(q)
@@ -104,6 +128,18 @@ def cmul(p: Any, q: Any) -> Any:
     return _cplx(re, im)
 
 
+@_differentiated_as(jnp.power)
+def cpow(p: Any, q: Any) -> Any:
+    r = jnp.power(p, q)
+    # exp(x2 * log(0)) with real(x2) > 0 is 0 whatever imag(x2) is (NumPy's answer;
+    # jnp.power gives NaN where imag(x2) != 0)
+    zero_base = (jnp.real(p) == 0) & (jnp.imag(p) == 0)
+    r = jnp.where(zero_base & (jnp.real(q) > 0), jnp.zeros_like(r), r)
+    # x ** 0 == 1 for every x (NaN included)
+    return jnp.where(q == 0, jnp.ones_like(r), r)
+
+
+@_differentiated_as(jnp.sign)
 def csign(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     mag = cabs(a)
@@ -119,6 +155,7 @@ def cround(a: Any) -> Any:
 
 
 # -- exponentials and logarithms ----------------------------------------------------------
+@_differentiated_as(jnp.exp)
 def cexp(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.exp(a)
@@ -145,6 +182,7 @@ def cexp(a: Any) -> Any:
     return r
 
 
+@_differentiated_as(jnp.expm1)
 def cexpm1(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     e = cexp(a)
@@ -160,6 +198,7 @@ def cexpm1(a: Any) -> Any:
     return r
 
 
+@_differentiated_as(jnp.log)
 def clog(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     mag = cabs(a)
@@ -171,6 +210,7 @@ def clog(a: Any) -> Any:
     return _cplx(logmag, jnp.arctan2(im, re))
 
 
+@_differentiated_as(jnp.log1p)
 def clog1p(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.log1p(a)
@@ -186,14 +226,17 @@ def _clog_base(a: Any, base: float) -> Any:
     return _cplx(jnp.real(r) / c, jnp.imag(r) / c)
 
 
+@_differentiated_as(jnp.log2)
 def clog2(a: Any) -> Any:
     return _clog_base(a, 2)
 
 
+@_differentiated_as(jnp.log10)
 def clog10(a: Any) -> Any:
     return _clog_base(a, 10)
 
 
+@_differentiated_as(jnp.sqrt)
 @_conj_symmetric
 def csqrt(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -213,6 +256,7 @@ def csqrt(a: Any) -> Any:
 
 
 # -- hyperbolic and trigonometric ---------------------------------------------------------
+@_differentiated_as(jnp.sinh)
 def csinh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     # sinh(a + bi) = sinh(a)cos(b) + i cosh(a)sin(b), with the C99 special values
@@ -236,6 +280,7 @@ def csinh(a: Any) -> Any:
     return s
 
 
+@_differentiated_as(jnp.cosh)
 def ccosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     c = _cplx(jnp.cosh(re) * jnp.cos(im), jnp.sinh(re) * jnp.sin(im))
@@ -257,6 +302,7 @@ def ccosh(a: Any) -> Any:
     return c
 
 
+@_differentiated_as(jnp.tanh)
 def ctanh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     t = jnp.tanh(a)
@@ -274,6 +320,7 @@ def ctanh(a: Any) -> Any:
     return t
 
 
+@_differentiated_as(jnp.arcsinh)
 @_odd_conj_symmetric
 def casinh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -296,6 +343,13 @@ def casinh(a: Any) -> Any:
     return r
 
 
+def _acosh_formula(a: Any) -> Any:
+    # jnp.arccosh's derivative, rsqrt((z - 1)(z + 1)), has the wrong sign where Re z < 0
+    # (the square root of the product is on another branch than the product of the roots)
+    return jnp.log(a + jnp.sqrt(a - 1) * jnp.sqrt(a + 1))
+
+
+@_differentiated_as(_acosh_formula)
 @_conj_symmetric
 def cacosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -324,6 +378,7 @@ def cacosh(a: Any) -> Any:
     return r
 
 
+@_differentiated_as(jnp.arctanh)
 @_odd_conj_symmetric
 def catanh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -351,22 +406,27 @@ def catanh(a: Any) -> Any:
     return r
 
 
+@_differentiated_as(jnp.sin)
 def csin(a: Any) -> Any:
     return _mul_neg_i(csinh(_mul_i(a)))  # sin(z) = -i sinh(iz)
 
 
+@_differentiated_as(jnp.cos)
 def ccos(a: Any) -> Any:
     return ccosh(_mul_i(a))  # cos(z) = cosh(iz)
 
 
+@_differentiated_as(jnp.tan)
 def ctan(a: Any) -> Any:
     return _mul_neg_i(ctanh(_mul_i(a)))  # tan(z) = -i tanh(iz)
 
 
+@_differentiated_as(jnp.arcsin)
 def casin(a: Any) -> Any:
     return _mul_neg_i(casinh(_mul_i(a)))  # asin(z) = -i asinh(iz)
 
 
+@_differentiated_as(jnp.arccos)
 @_conj_symmetric
 def cacos(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -388,5 +448,6 @@ def cacos(a: Any) -> Any:
     return r
 
 
+@_differentiated_as(jnp.arctan)
 def catan(a: Any) -> Any:
     return _mul_neg_i(catanh(_mul_i(a)))  # atan(z) = -i atanh(iz)

@@ -106,7 +106,7 @@ def _fill(shape: Any, value: Any, dtype: np.dtype, device: Any) -> Tensor:
     return Tensor._wrap(jnp.full(_shape_arg(shape), value, dtype=dtype, device=as_device(device)))
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     """A new Tensor of zeros (default dtype float32).
 
     >>> import jaxtensor as jt
@@ -118,7 +118,7 @@ def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
     return _fill(shape, 0, dt, device)
 
 
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
+def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     """A new Tensor of ones (default dtype float32).
 
     >>> import jaxtensor as jt
@@ -130,7 +130,7 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
     return _fill(shape, 1, dt, device)
 
 
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
+def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     """A new Tensor with unspecified contents (zeros here: XLA has no uninitialised memory).
 
     >>> import jaxtensor as jt
@@ -140,7 +140,7 @@ def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
     return zeros(shape, dtype=dtype, device=device)
 
 
-def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     """A new Tensor filled with ``fill_value``; the dtype follows the value's Python type
     (bool, default int, default float, default complex) unless ``dtype`` is given.
 
@@ -191,7 +191,7 @@ def _dev(x: Tensor, device: Any) -> Any:
     return None if isinstance(arr, Tracer) else x.device
 
 
-def zeros_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
+def zeros_like(x: Tensor, /, dtype: Any = None, *, device: Any = None) -> Tensor:
     """Zeros with ``x``'s shape, dtype and device unless told otherwise.
 
     >>> import jaxtensor as jt
@@ -203,7 +203,7 @@ def zeros_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor
     return _fill(x.shape, 0, _like_dtype(x, dtype), _dev(x, device))
 
 
-def ones_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
+def ones_like(x: Tensor, /, dtype: Any = None, *, device: Any = None) -> Tensor:
     """Ones with ``x``'s shape, dtype and device unless told otherwise.
 
     >>> import jaxtensor as jt
@@ -215,7 +215,7 @@ def ones_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
     return _fill(x.shape, 1, _like_dtype(x, dtype), _dev(x, device))
 
 
-def empty_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
+def empty_like(x: Tensor, /, dtype: Any = None, *, device: Any = None) -> Tensor:
     """An uninitialised (here: zero) Tensor like ``x``.
 
     >>> import jaxtensor as jt
@@ -225,7 +225,7 @@ def empty_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor
     return zeros_like(_like(x, "empty_like"), dtype=dtype, device=device)
 
 
-def full_like(x: Tensor, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Tensor:
+def full_like(x: Tensor, /, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     """``fill_value`` with ``x``'s shape, dtype and device unless told otherwise.
 
     >>> import jaxtensor as jt
@@ -238,7 +238,7 @@ def full_like(x: Tensor, /, fill_value: Any, *, dtype: Any = None, device: Any =
 
 
 def arange(
-    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
+    start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *, device: Any = None
 ) -> Tensor:
     """Evenly spaced values in ``[start, stop)``: ``ceil((stop - start) / step)`` of them.
 

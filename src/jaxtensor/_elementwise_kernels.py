@@ -118,14 +118,10 @@ def pow(p: Any, q: Any) -> Any:  # noqa: A001 - the standard's name
         return jnp.power(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     if jnp.issubdtype(p.dtype, jnp.integer):
         return _int_pow(p, q)
-    r = jnp.power(p, q)
-    if is_complex(r):
-        # exp(x2 * log(0)) with real(x2) > 0 is 0 whatever imag(x2) is (NumPy's answer;
-        # jnp.power gives NaN where imag(x2) != 0)
-        zero_base = (jnp.real(p) == 0) & (jnp.imag(p) == 0)
-        r = jnp.where(zero_base & (jnp.real(q) > 0), jnp.zeros_like(r), r)
+    if is_complex(p):
+        return cs.cpow(p, q)
     # x ** 0 == 1 for every x (NaN included)
-    return jnp.where(q == 0, jnp.ones_like(r), r)
+    return jnp.where(q == 0, jnp.ones_like(p), jnp.power(p, q))
 
 
 def _int_pow(p: Any, q: Any) -> Any:

@@ -527,3 +527,44 @@ def _index_add_inplace(x: Tensor, dim: Any, index: Any, source: Any, alpha: Any)
     key = ("jt.index_add", d, n, neg, checked, want, xv.ndim == 0)
     _kernels.write_indexed(x._storage, x._view, key, inner, sv, [iv, alpha])
     return x
+
+
+# -- NumPy's ufunc.at: np.add.at(a, indices, b) -------------------------------------------
+_AT_REDUCE = {"multiply": "prod", "minimum": "amin", "maximum": "amax"}
+
+
+def _ufunc_at(name: str, negate: Callable[[Any], Any]) -> Callable[..., None]:
+    """``jaxtensor.<name>.at(a, indices, b)``: NumPy's unbuffered in-place ``ufunc.at``,
+    where a repeated index applies every value (``a[indices] += b`` applies the last)."""
+    def at(a: Tensor, indices: Any, b: Any = None, /) -> None:
+        fname = f"{name}.at"
+        if not isinstance(a, Tensor):
+            raise TypeError(f"{fname}(): a must be a Tensor (it is written in place), got "
+                            f"{type(a).__name__}")
+        if b is None:
+            raise TypeError(f"{fname}() needs the values b")
+        if name in ("add", "subtract"):
+            idx = indices if isinstance(indices, tuple) else (indices,)
+            _index_put_inplace(a, idx, b if name == "add" else negate(b), True)
+            return
+        if a.ndim != 1 or isinstance(indices, tuple):
+            raise NotImplementedError(
+                f"jaxtensor.{fname}() takes a 1-D a and one index array; for more axes, "
+                f"compute on the JAX value: a[...] = a.to_jax().at[indices]."
+                f"{ {'prod': 'multiply', 'amin': 'min', 'amax': 'max'}[_AT_REDUCE[name]]}(b)")
+        iv = _args.value(indices, "indices", fname)
+        src = jnp.broadcast_to(_args.value(b, "b", fname).astype(a.dtype), iv.shape)
+        _scatter_inplace(fname, a, 0, Tensor._wrap(iv), Tensor._wrap(src), _AT_REDUCE[name])
+
+    at.__name__ = at.__qualname__ = "at"
+    return at
+
+
+def attach_ufunc_at(functions: dict[str, Callable]) -> None:
+    """Give ``add``, ``subtract``, ``multiply``, ``minimum`` and ``maximum`` NumPy's
+    ``.at`` (``functions``: the namespace's functions by name)."""
+    def negate(b: Any) -> Any:
+        return functions["negative"](_args.tensor(b, "b", "subtract.at"))
+
+    for name in ("add", "subtract", *_AT_REDUCE):
+        functions[name].at = _ufunc_at(name, negate)

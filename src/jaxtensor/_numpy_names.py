@@ -94,8 +94,6 @@ NAMESPACE: dict[str, str] = {
     "diagonal": "jaxtensor.linalg.diagonal",
     "diag": "jaxtensor.linalg.diagonal (the diagonal of a matrix)",
     "identity": "jaxtensor.eye(n)",
-    "isclose": "array_api_extra.isclose(a, b, xp=jaxtensor)",
-    "allclose": "jaxtensor.all(array_api_extra.isclose(a, b, xp=jaxtensor))",
     "nan_to_num": "jaxtensor.where(jaxtensor.isnan(x), 0.0, x), or array_api_extra.nan_to_num",
     "ravel_multi_index": "the linear index i * n + j of an (m, n) array (C order)",
     "unravel_index": "i // n and i % n for an (m, n) array, or array_api_extra.unravel_index",

@@ -1,5 +1,6 @@
-"""Utility functions of the Array API standard (``all``, ``any``, ``diff``) and the
-aliasing query ``shares_memory``."""
+"""Utility functions of the Array API standard (``all``, ``any``, ``diff``), the aliasing
+query ``shares_memory``, and NumPy's comparisons ``isclose``, ``allclose``, ``array_equal``
+(beyond the standard: the spellings ported NumPy code reaches for first)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from ._core import Tensor, _dtypes, _kernels, _view
 
 __all__ = [
     "all",
+    "allclose",
     "any",
+    "array_equal",
     "diff",
+    "isclose",
     "shares_memory",
 ]
 
@@ -132,3 +136,65 @@ def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = N
         return f
 
     return _args.wrap(_kernels.call(("diff", ax, n, dt, pre, app), build, *vals), x)
+
+
+def _tolerances(rtol: Any, atol: Any, fname: str) -> tuple[Any, Any]:
+    # (passed as data: a new tolerance compiles nothing)
+    out = []
+    for name, t in (("rtol", rtol), ("atol", atol)):
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
+            raise TypeError(f"{fname}(): {name} must be a real Python number, got "
+                            f"{type(t).__name__}")
+        out.append(np.float64(t))
+    return out[0], out[1]
+
+
+def isclose(a: Any, b: Any, /, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    """NumPy's ``isclose``: True where ``|a - b| <= atol + rtol * |b|`` element-wise
+    (infinities are close to themselves; NaN to NaN only with ``equal_nan=True``).
+
+    >>> import jaxtensor as jt
+    >>> jt.isclose(jt.asarray([1.0, 1.1, float("nan")]), 1.0).tolist()
+    [True, False, False]
+    """
+    p, q = _args.value(a, "a", "isclose"), _args.value(b, "b", "isclose")
+    r, t = _tolerances(rtol, atol, "isclose")
+    nan = bool(equal_nan)
+
+    def build() -> Any:
+        return lambda x, y, r, t: jnp.isclose(x, y, rtol=r, atol=t, equal_nan=nan)
+
+    return Tensor._wrap(_kernels.call(("isclose", nan), build, p, q, r, t))
+
+
+def allclose(a: Any, b: Any, /, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> Tensor:
+    """NumPy's ``allclose``: whether every element of ``a`` and ``b`` is close
+    (:func:`isclose`), as a 0-D bool Tensor (``if jt.allclose(a, b):`` works eagerly).
+
+    >>> import jaxtensor as jt
+    >>> bool(jt.allclose(jt.asarray([1.0, 2.0]), jt.asarray([1.0, 2.0 + 1e-9])))
+    True
+    """
+    return all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def array_equal(a1: Any, a2: Any, /, equal_nan: bool = False) -> Tensor:
+    """NumPy's ``array_equal``: whether ``a1`` and ``a2`` have the same shape and elements,
+    as a 0-D bool Tensor (``if jt.array_equal(a, b):`` works eagerly).
+
+    >>> import jaxtensor as jt
+    >>> bool(jt.array_equal(jt.asarray([1, 2]), [1, 2])), bool(jt.array_equal([1], [1, 1]))
+    (True, False)
+    """
+    p, q = _args.value(a1, "a1", "array_equal"), _args.value(a2, "a2", "array_equal")
+    nan = bool(equal_nan)
+    same_shape = p.shape == q.shape
+
+    def build() -> Any:
+        if not same_shape:
+            return lambda x, y: jnp.zeros((), bool)
+        return lambda x, y: jnp.array_equal(x, y, equal_nan=nan)
+
+    return Tensor._wrap(_kernels.call(("array_equal", nan, same_shape), build, p, q))

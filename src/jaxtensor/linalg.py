@@ -31,6 +31,7 @@ from ._manipulation import broadcast_shapes, matrix_transpose
 from ._statistical import accumulation_dtype, extremum
 
 __all__ = [
+    "LinAlgError",
     "cholesky",
     "cross",
     "det",
@@ -57,6 +58,27 @@ __all__ = [
     "vecdot",
     "vector_norm",
 ]
+
+
+class LinAlgError(np.linalg.LinAlgError):
+    """A matrix a function cannot handle: singular (``solve``, ``inv``, ``matrix_power``
+    with a negative power), not positive definite (``cholesky``), not square.
+
+    A subclass of ``numpy.linalg.LinAlgError`` (so of ``ValueError``): ported code's
+    ``except np.linalg.LinAlgError:`` catches it. Raised eagerly only; inside
+    ``jaxtensor.jit`` and the transforms the results are JAX's (``inf``/``nan``).
+
+    Examples
+    --------
+    >>> import jaxtensor as jt
+    >>> jt.linalg.inv(jt.asarray([[1.0, 2.0], [2.0, 4.0]]))
+    Traceback (most recent call last):
+      ...
+    jaxtensor.linalg.LinAlgError: linalg.inv(): x is singular (a zero pivot in its LU factorization)
+    """
+
+
+LinAlgError.__module__ = "jaxtensor.linalg"
 
 
 class EighResult(NamedTuple):
@@ -111,12 +133,12 @@ def _float_input(x: Any, fname: str, min_ndim: int = 2, square: bool = True) -> 
     if dt.kind in "iu":
         dt = _dtypes.default_float
     if v.ndim < min_ndim:
-        raise ValueError(
+        raise (LinAlgError if min_ndim >= 2 else ValueError)(
             f"linalg.{fname}() needs a Tensor with at least {min_ndim} dimensions, got shape "
             f"{tuple(v.shape)}"
         )
     if square and min_ndim >= 2 and v.shape[-1] != v.shape[-2]:
-        raise ValueError(
+        raise LinAlgError(
             f"linalg.{fname}() needs (stacks of) square matrices, got shape {tuple(v.shape)}"
         )
     return v, dt
@@ -142,6 +164,54 @@ def _run(key: tuple, fn: Any, *vals: Any, dt: np.dtype | None = None) -> Any:
     return _kernels.call((*key, dt), build, *vals)
 
 
+# -- LinAlgError, eagerly ------------------------------------------------------------------
+# Each checked kernel returns, beside its result, one bool per matrix of the stack: the
+# result is not finite although the input is (LAPACK's failure shows as inf/NaN in JAX's
+# result). Reading it is the one small device read; inside a trace nothing is read.
+def _failed_matrices(bad: Any) -> np.ndarray | None:
+    """The indices of the flagged matrices of a stack, or None (none, or traced)."""
+    if isinstance(bad, jax.core.Tracer):
+        return None
+    flags = np.asarray(bad)
+    return np.argwhere(flags) if flags.any() else None
+
+
+def _nonfinite(out: Any, *ins: Any) -> Any:
+    """Per matrix: ``out`` is not finite where every input is."""
+    def all_finite(v: Any) -> Any:
+        return jnp.all(jnp.isfinite(v), axis=(-2, -1))
+
+    bad = ~all_finite(out)
+    for v in ins:
+        bad = bad & all_finite(v)
+    return bad
+
+
+def _which(index: np.ndarray, arg: str = "x") -> str:
+    """The matrix of a stack: ``x`` itself, or ``x[i, j]`` in a stack."""
+    return f"{arg}[{', '.join(map(str, index))}]" if len(index) else arg
+
+
+def _raise_if_singular(fname: str, a: Any, bad: Any, dt: np.dtype, arg: str = "x") -> None:
+    """``LinAlgError`` where a flagged matrix of ``a`` has an exactly zero pivot in its LU
+    factorization (NumPy's test: LAPACK's ``getrf`` reports it); a flagged matrix without one
+    overflowed, and NumPy returns that result too."""
+    flagged = _failed_matrices(bad)
+    if flagged is None:
+        return
+
+    def zero_pivot(m: Any) -> Any:
+        lu = jax.lax.linalg.lu(m)[0]
+        return jnp.any(jnp.diagonal(lu, axis1=-2, axis2=-1) == 0, axis=-1)
+
+    singular = np.broadcast_to(np.asarray(_run(("zero_pivot",), zero_pivot, a, dt=dt)),
+                               np.shape(bad))
+    for index in flagged:
+        if singular[tuple(index)]:
+            raise LinAlgError(
+                f"linalg.{fname}(): {_which(index, arg)} is singular (a zero pivot in its LU factorization)")
+
+
 def cholesky(x: Tensor, /, *, upper: bool = False) -> Tensor:
     """Cholesky factor of (stacks of) Hermitian positive-definite matrices: lower ``L``
     with ``x = L @ L^H`` (``upper=True``: ``U`` with ``x = U^H @ U``).
@@ -155,9 +225,16 @@ def cholesky(x: Tensor, /, *, upper: bool = False) -> Tensor:
 
     def fn(a: Any) -> Any:
         lo = jnp.linalg.cholesky(a)
-        return jnp.conj(jnp.swapaxes(lo, -1, -2)) if up else lo
+        # (LAPACK's failure is a NaN factor; NaN in the input is NumPy's NaN result)
+        failed = jnp.any(jnp.isnan(lo), axis=(-2, -1)) & ~jnp.any(jnp.isnan(a), axis=(-2, -1))
+        return (jnp.conj(jnp.swapaxes(lo, -1, -2)) if up else lo), failed
 
-    return Tensor._wrap(_run(("cholesky", up), fn, v, dt=dt))
+    out, failed = _run(("cholesky", up), fn, v, dt=dt)
+    flagged = _failed_matrices(failed)
+    if flagged is not None:
+        raise LinAlgError(f"linalg.cholesky(): {_which(flagged[0])} is not positive "
+                          "definite")
+    return Tensor._wrap(out)
 
 
 def cross(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
@@ -312,7 +389,14 @@ def inv(x: Tensor, /) -> Tensor:
     [[0.5, 0.0], [0.0, 0.25]]
     """
     v, dt = _float_input(x, "inv")
-    return Tensor._wrap(_run(("inv",), jnp.linalg.inv, v, dt=dt))
+
+    def fn(a: Any) -> Any:
+        out = jnp.linalg.inv(a)
+        return out, _nonfinite(out, a)
+
+    out, bad = _run(("inv",), fn, v, dt=dt)
+    _raise_if_singular("inv", v, bad, dt)
+    return Tensor._wrap(out)
 
 
 def _svdvals(a: Any) -> Any:
@@ -383,8 +467,17 @@ def matrix_power(x: Tensor, n: int, /) -> Tensor:
     n = operator.index(n)
     if n < 0 and dt.kind in "iub":
         dt = _dtypes.default_float
-    return Tensor._wrap(_run(("matrix_power", n), lambda a: jnp.linalg.matrix_power(a, n), v,
-                             dt=dt))
+    if n >= 0:
+        return Tensor._wrap(_run(("matrix_power", n), lambda a: jnp.linalg.matrix_power(a, n),
+                                 v, dt=dt))
+
+    def fn(a: Any) -> Any:
+        out = jnp.linalg.matrix_power(a, n)
+        return out, _nonfinite(out, a)
+
+    out, bad = _run(("matrix_power", n), fn, v, dt=dt)
+    _raise_if_singular("matrix_power", v, bad, dt)
+    return Tensor._wrap(out)
 
 
 def _rtol(rtol: Any, fname: str) -> Any:
@@ -524,13 +617,17 @@ def solve(x1: Tensor, x2: Tensor, /) -> Tensor:
         # shapes are read from the operands: the kernel is cached across shapes
         if vec:
             q = jnp.broadcast_to(q[:, None], (*p.shape[:-2], q.shape[0], 1))
-            return jnp.linalg.solve(p, q)[..., 0]
+            out = jnp.linalg.solve(p, q)
+            return out[..., 0], _nonfinite(out, p, q)
         batch = jnp.broadcast_shapes(p.shape[:-2], q.shape[:-2])
         p = jnp.broadcast_to(p, (*batch, *p.shape[-2:]))
         q = jnp.broadcast_to(q, (*batch, *q.shape[-2:]))
-        return jnp.linalg.solve(p, q)
+        out = jnp.linalg.solve(p, q)
+        return out, _nonfinite(out, p, q)
 
-    return Tensor._wrap(_run(("solve", vec), fn, a, b, dt=dt))
+    out, bad = _run(("solve", vec), fn, a, b, dt=dt)
+    _raise_if_singular("solve", a, bad, dt, arg="x1")
+    return Tensor._wrap(out)
 
 
 def svd(x: Tensor, /, *, full_matrices: bool = True) -> SVDResult:

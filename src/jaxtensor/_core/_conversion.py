@@ -94,6 +94,8 @@ def _infer_python_dtype(obj: Any) -> np.dtype:
                 walk(el)
         elif isinstance(o, Tensor):
             dts.append(o.dtype)
+        elif isinstance(o, (jax.Array, Tracer)):
+            dts.append(_dtypes.canonical(np.dtype(o.dtype)))
         elif isinstance(o, np.generic) and _dtypes.kind(o.dtype) in "biufc":
             dts.append(_dtypes.canonical(o.dtype))  # a NumPy scalar keeps its dtype
         elif isinstance(o, builtins.bool):
@@ -138,6 +140,35 @@ def _host_value(obj: Any) -> Any:
     return obj
 
 
+def _has_traced(obj: Any) -> builtins.bool:
+    """Whether nested sequences hold a traced value (of a Tensor, or a JAX tracer)."""
+    if isinstance(obj, (list, tuple)):
+        return builtins.any(_has_traced(o) for o in obj)
+    if isinstance(obj, Tensor):
+        obj = obj._value()
+    return isinstance(obj, Tracer)
+
+
+def _stacked(obj: Any, dt: np.dtype) -> Any:
+    """Nested sequences holding traced values, stacked into one traced array of ``dt`` (the
+    host cannot read them; a ragged nesting is NumPy's ``ValueError``)."""
+    if isinstance(obj, (list, tuple)):
+        parts = [_stacked(o, dt) for o in obj]
+        if not parts:
+            return jnp.zeros((0,), dt)
+        shapes = {p.shape for p in parts}
+        if len(shapes) > 1:
+            raise ValueError(
+                "asarray(): the sequence is ragged (its elements have shapes "
+                f"{sorted(shapes)}); NumPy refuses it too")
+        return jnp.stack(parts)
+    if isinstance(obj, Tensor):
+        obj = obj._value()
+    if isinstance(obj, complex) and dt.kind != "c":
+        raise TypeError(f"asarray() cannot convert a complex number to {dt}")
+    return jnp.asarray(obj).astype(dt)
+
+
 def _has_tensor(obj: Any) -> builtins.bool:
     if isinstance(obj, (list, tuple)):
         return builtins.any(_has_tensor(o) for o in obj)
@@ -147,8 +178,8 @@ def _has_tensor(obj: Any) -> builtins.bool:
 def asarray(
     obj: Any,
     /,
-    *,
     dtype: Any = None,
+    *,
     device: Any = None,
     copy: builtins.bool | None = None,
 ) -> Tensor:
@@ -207,6 +238,8 @@ def asarray(
             )
         if dt is None:
             dt = _infer_python_dtype(obj)
+        if isinstance(obj, (list, tuple)) and _has_traced(obj):
+            return Tensor._wrap(_device_put(_stacked(obj, dt), device))
         host = _host_value(obj) if isinstance(obj, (list, tuple)) and _has_tensor(obj) else obj
         try:
             arr = np.asarray(host, dtype=dt)

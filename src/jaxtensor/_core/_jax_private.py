@@ -21,19 +21,21 @@ import warnings
 from typing import Any
 
 import jax
+import numpy as np
 from jax.experimental import checkify
 
 __all__ = [
-    "DebugInfo", "EvalTrace", "MISSING", "checkify_error_preds", "checkify_rules", "eval_trace",
-    "jnp_indexing", "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
-    "register_canonicalize_value_handler", "register_lowering", "shard_arg_handlers",
-    "initial_result_paths", "trace_state",
+    "DebugInfo", "EvalTrace", "MISSING", "checkify_error_preds", "eval_trace", "jnp_indexing",
+    "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
+    "register_canonicalize_value_handler", "register_checkify_rule", "register_lowering",
+    "shard_arg_handlers",
+    "initial_result_paths", "trace_state", "weak_cast",
 ]
 
 #: The fenced names this JAX release lacks: name -> what jaxtensor does without it.
 MISSING: dict[str, str] = {}
 
-# -- the current trace (checked against JAX 0.10.2) -------------------------------------------
+# -- the current trace (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) -----------------------------
 # ``trace_state.value`` is the trace JAX is running (``eval_trace``, an ``EvalTrace``, outside
 # any transformation). Storages record it when made and compare it on every write (a write of
 # a tracer into a storage of another trace would leak it), and ``jaxtensor.jit``'s short path
@@ -61,7 +63,7 @@ except (ImportError, AttributeError):
     MISSING["jax._src.core.trace_state_strong_ref"] = (
         "the current trace is read through jax.extend.core.take_current_trace (slower)")
 
-# -- Tensors as arguments of jax.lax functions and jax.jit (checked against JAX 0.10.2) -------
+# -- Tensors as arguments of jax.lax functions and jax.jit (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) ---
 # JAX no longer calls ``__jax_array__`` for these; a type is registered with its aval (what
 # ``jax.typeof`` answers), its value canonicalisation and its argument-sharding handler.
 try:
@@ -74,13 +76,16 @@ except (ImportError, AttributeError):
     MISSING["jax._src.core.pytype_aval_mappings"] = (
         "jax.lax functions and jax.jit functions do not take Tensors: pass t.to_jax()")
 
-# -- gating writes by checkify's error state (checked against JAX 0.10.2) ---------------------
+# -- gating writes by checkify's error state (checked against JAX 0.10.2, 0.11.2, 0.12.0.1)
 # ``checkify_rules`` maps a primitive to its rule under ``checkify``; jaxtensor adds one for
-# its ``jaxtensor_no_error`` primitive, which reads the error state so far through
-# ``checkify_error_preds`` (the predicates of a ``checkify.Error``, its private ``_pred``).
+# its ``jaxtensor_no_error`` primitive (:func:`register_checkify_rule`), which reads the error
+# state so far through ``checkify_error_preds`` (the predicates of a ``checkify.Error``, its
+# private ``_pred``). A rule's arguments moved: up to JAX 0.10 ``(error, enabled_errors,
+# *args)``, from 0.11 ``(ctx, error, enabled_errors, *args)`` (a ``CheckifyContext`` first);
+# the rule registered here finds the error state by its public type, so it fits both.
 # ``register_lowering``/``lower_fun`` give that primitive its lowering outside checkify.
 try:
-    from jax._src.checkify import error_checks as checkify_rules
+    from jax._src.checkify import error_checks as _checkify_rules
     from jax.interpreters.mlir import lower_fun, register_lowering
 
     if not hasattr(checkify.Error, "_pred"):
@@ -91,14 +96,25 @@ try:
         """The failure predicates of a ``checkify.Error`` (one per kind of error)."""
         return list(_preds(error).values())
 
+    def register_checkify_rule(primitive: Any, rule: Any) -> None:
+        """Make ``rule(error) -> (error, out)`` the rule of ``primitive`` (bound with no
+        arguments) under ``checkify``, on every JAX release's rule signature."""
+        error_type = checkify.Error
+
+        def checkify_rule(*args: Any, **params: Any) -> tuple[Any, Any]:
+            error = args[0] if isinstance(args[0], error_type) else args[1]
+            return rule(error)
+
+        _checkify_rules[primitive] = checkify_rule
+
 except (ImportError, AttributeError):
-    checkify_rules = checkify_error_preds = None  # type: ignore[assignment]
+    checkify_error_preds = register_checkify_rule = None  # type: ignore[assignment]
     lower_fun = register_lowering = None  # type: ignore[assignment]
     MISSING["jax._src.checkify.error_checks"] = (
         "inside a jaxtensor.jit function, writes after a failed bounds check in a loop body "
         "or branch are not skipped (the call still raises the IndexError)")
 
-# -- names in JAX's tracing errors (checked against JAX 0.10.2) -------------------------------
+# -- names in JAX's tracing errors (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) -----------------
 # ``jax.jit`` takes a function's name, source and argument names for its errors ("while
 # tracing the function f at file:line ... the argument x") from the function's
 # ``__fun_debug_info__`` (a ``DebugInfo``) where it has one. ``jaxtensor.jit`` gives its traced
@@ -111,7 +127,7 @@ except (ImportError, AttributeError):
         "errors while tracing a jaxtensor.jit function name jaxtensor's traced function and "
         "its inputs instead of the user's function and arguments")
 
-# -- JAX's own indexing with Tensor indices (checked against JAX 0.10.2) ----------------------
+# -- JAX's own indexing with Tensor indices (checked against JAX 0.10.2, 0.11.2, 0.12.0.1) --------
 # Every path of JAX's index parser (reads, ``.at[]`` updates, ``ufunc.at``) starts at this
 # module's ``eliminate_deprecated_list_indexing``, which ``_indexing/_jax_hook.py`` wraps.
 try:
@@ -126,7 +142,7 @@ except (ImportError, AttributeError):
         "t.to_jax()")
 
 
-# -- XLA's FFI C API (xla/ffi/api/c_api.h as shipped in jaxlib 0.10.2) ------------------------
+# -- XLA's FFI C API (xla/ffi/api/c_api.h as shipped in jaxlib 0.10.2 to 0.12.0.1) ------------
 def make_noop_ffi_handler() -> Any:
     """An XLA FFI handler (``XLA_FFI_Error* handler(XLA_FFI_CallFrame*)``) that does nothing,
     as a ctypes callback (for ``_uninitialized.py``, which registers it through the public
@@ -176,8 +192,25 @@ def make_noop_ffi_handler() -> Any:
     return ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(handler)
 
 
+# -- a weakly typed cast (checked against JAX 0.10.2 and 0.12.0.1) ----------------------------
+# ``weak_cast(x, dtype)``: ``x`` as ``dtype``, weakly typed, as JAX traces a Python number: a
+# loop index then takes the other operand's dtype in arithmetic, as the ``int`` of a Python
+# loop does. Fallback: an ordinary (strongly typed) cast.
+try:
+    from jax._src.lax.lax import _convert_element_type
+
+    def weak_cast(x: Any, dtype: Any) -> Any:
+        return _convert_element_type(x, np.dtype(dtype), weak_type=True)
+except (ImportError, AttributeError):
+    def weak_cast(x: Any, dtype: Any) -> Any:
+        return jax.lax.convert_element_type(x, dtype)
+
+    MISSING["jax._src.lax.lax._convert_element_type"] = (
+        "a loop index is strongly typed (it promotes as a 64-bit array, not as a Python int)")
+
+
 if MISSING:
     warnings.warn(
-        f"jaxtensor was checked against JAX 0.10.2; this JAX {jax.__version__} lacks "
+        f"jaxtensor was checked against JAX 0.10.2 to 0.12.0.1; this JAX {jax.__version__} lacks "
         + "; ".join(f"{name}, so {what}" for name, what in MISSING.items()),
         RuntimeWarning, stacklevel=2)

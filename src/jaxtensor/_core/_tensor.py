@@ -24,7 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _view
+from . import _traced, _view
 from ._context import current as _current_jit
 from ._jax_private import (
     pytype_aval_mappings,
@@ -129,10 +129,8 @@ class Tensor:
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         v = self.to_jax()
         if isinstance(v, Tracer):
-            raise TypeError(
-                "cannot convert a traced Tensor to a NumPy array inside jit/grad/vmap; "
-                "keep the computation in jaxtensor or jax.numpy"
-            )
+            raise _traced.array_error("conversion to a NumPy array", v, self.shape,
+                                      self.dtype)
         try:
             out = np.asarray(v, dtype=dtype)
         except RuntimeError:
@@ -292,7 +290,10 @@ class Tensor:
                 )
         v = self._value()
         if isinstance(v, Tracer):
-            raise jax.errors.ConcretizationTypeError(v, f"{kind.__name__}() of a traced Tensor")
+            if kind is bool:
+                raise _traced.bool_error(v, self.shape, self.dtype)
+            what = ".item()" if kind is object else f"{kind.__name__}()"
+            raise _traced.concretization_error(what, v, self.shape, self.dtype)
         try:
             return np.asarray(v).reshape(()).item()
         except RuntimeError:
@@ -300,6 +301,17 @@ class Tensor:
             raise
 
     def __bool__(self) -> bool:
+        n = self.size
+        if n != 1:  # NumPy's ValueError and advice, which ported `except ValueError:` catches
+            if n == 0:
+                raise ValueError(
+                    "The truth value of an empty Tensor is ambiguous. Use `x.size > 0` to "
+                    "check that a Tensor is not empty."
+                )
+            raise ValueError(
+                f"The truth value of a Tensor with more than one element (shape "
+                f"{self.shape}) is ambiguous. Use a.any() or a.all()"
+            )
         return bool(self._scalar(bool))
 
     def __int__(self) -> int:
@@ -344,7 +356,7 @@ class Tensor:
         >>> jt.asarray(3).tolist()
         3
         """
-        return _host(self._value()).tolist()
+        return self._host_value(".tolist()").tolist()
 
     def numpy(self) -> np.ndarray:
         """A NumPy copy of the value (later writes to the Tensor do not change it).
@@ -353,7 +365,13 @@ class Tensor:
         >>> jt.asarray([1.0, 2.0]).numpy()
         array([1., 2.], dtype=float32)
         """
-        return np.array(_host(self._value()))
+        return np.array(self._host_value(".numpy()"))
+
+    def _host_value(self, what: str) -> np.ndarray:
+        v = self._value()
+        if isinstance(v, Tracer):
+            raise _traced.array_error(what, v, self.shape, self.dtype)
+        return _host(v)
 
     # -- repr ------------------------------------------------------------------------------
     def __repr__(self) -> str:

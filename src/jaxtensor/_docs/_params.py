@@ -107,6 +107,15 @@ PARAMS: dict[str, tuple[str, str]] = {
 }
 
 BY_FUNCTION: dict[str, tuple[str, str]] = {
+    'isclose.rtol': ('float, optional', 'Relative tolerance: ``|a - b| <= atol + rtol * |b|`` (default ``1e-05``).'),
+    'isclose.atol': ('float, optional', 'Absolute tolerance (default ``1e-08``).'),
+    'isclose.equal_nan': ('bool, optional', 'Count NaNs in the same position as equal (default ``False``).'),
+    'allclose.rtol': ('float, optional', 'Relative tolerance: ``|a - b| <= atol + rtol * |b|`` (default ``1e-05``).'),
+    'allclose.atol': ('float, optional', 'Absolute tolerance (default ``1e-08``).'),
+    'allclose.equal_nan': ('bool, optional', 'Count NaNs in the same position as equal (default ``False``).'),
+    'array_equal.a1': ('Tensor or array_like', 'First input.'),
+    'array_equal.a2': ('Tensor or array_like', 'Second input.'),
+    'array_equal.equal_nan': ('bool, optional', 'Count NaNs in the same position as equal (default ``False``).'),
     'take.axis': ('int, optional', 'Axis to take along (``None``: the flattened Tensor).'),
     'take_along_axis.axis': ('int, optional', 'Axis to take along (default -1).'),
     'concat.axis': ('int, optional', 'Axis to join along (``None``: flatten every input first).'),

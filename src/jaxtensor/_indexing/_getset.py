@@ -96,7 +96,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
                                   (v, tpl, values)))
     adv = _advanced.resolve_plan(plan, values, shape)
     if adv.shape is None:
-        f = _masks.frame(x, plan, sig, values)
+        f = _masks.frame(x, plan, sig, values, key)
         if _masks.traced(f):  # (x[m] op= v, x[m] = x[m] * 2: see _masks.py)
             return _masks.read(x, f)  # type: ignore[return-value]
         where = ("inside jit" if any(isinstance(d, Tracer) for d in adv.dyn) else
@@ -138,7 +138,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         _write_basic(x, tpl, tpl.starts(() if v is None else v.starts, values), value)
         return
     if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit: see _masks.py)
-        _assign_selection(x, plan, sig, values, value)
+        _assign_selection(x, plan, sig, values, value, key)
         return
     if any(type(s) is tuple and s[0] == "m" for s in sig) and _masks.write(
             x, plan, sig, values, value):
@@ -168,10 +168,10 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
 
 
 def _assign_selection(x: Tensor, plan: _plan.Plan, sig: tuple, values: list[Any],
-                      value: _masks.MaskedSelection) -> None:
+                      value: _masks.MaskedSelection, key: Any) -> None:
     """``x[key] = value`` (an advanced key, planned) with ``value`` a selection through a
     traced mask."""
-    f = _masks.frame(x, plan, sig, values)
+    f = _masks.frame(x, plan, sig, values, key)
     if not _masks.traced(f):
         raise NonConcreteBooleanIndexError(_masks.READ_ERROR)
     _masks.assign(x, f, value)

@@ -91,6 +91,10 @@ class Frame(NamedTuple):
     q: int
     d: int
     one: tuple[int, ...]
+    # what the mask is, for telling two selections through it: the traced array, or for a
+    # view of a Tensor (whose value is read anew at every use) its base's traced value, the
+    # view's structure and starts
+    token: Any = None
 
     def value_layout(self) -> tuple[int, ...]:
         """The shape a value shaped ``one`` takes among the frame's axes (the mask's axes
@@ -100,7 +104,8 @@ class Frame(NamedTuple):
         return kept[:q] + (1,) * self.d + kept[q:]
 
 
-def frame(x: Tensor, plan: Plan, sig: tuple, values: list[Any]) -> Frame | None:
+def frame(x: Tensor, plan: Plan, sig: tuple, values: list[Any], key: Any = None
+          ) -> Frame | None:
     """The :class:`Frame` of ``x[key]`` (``plan``, its signature and values), or None when
     the key is not one mask among ints, slices and new axes (or the mask has an empty
     axis, which matches any size: the general path)."""
@@ -135,7 +140,18 @@ def frame(x: Tensor, plan: Plan, sig: tuple, values: list[Any]) -> Frame | None:
     bplan = _plan.Plan(tuple(fr), True, None, plan.gap, len(ints))
     tpl = _basic.template(x._view, x.shape, ("where",) + sig, bplan)
     view = tpl.view(tpl.starts(() if x._view is None else x._view.starts, ints))
-    return Frame(view, tpl, mask, sel, p, q, len(mitem.shape), one)
+    return Frame(view, tpl, mask, sel, p, q, len(mitem.shape), one, _token(key, mask))
+
+
+def _token(key: Any, mask: Any) -> Any:
+    """What the mask is (``Frame.token``): for a view of a Tensor in ``key`` (read anew at
+    every use, ``m[0]``, ``m[::-1]``), its base's traced value, structure and starts."""
+    items = key if type(key) is tuple else (key,)
+    views = [k for k in items if isinstance(k, Tensor) and k.dtype == np.bool_]
+    if len(views) != 1 or views[0]._view is None:
+        return mask
+    v = views[0]._view
+    return (views[0]._storage.array, v.key, tuple(v.starts))
 
 
 def write(x: Tensor, plan: Plan, sig: tuple, values: list[Any], value: Any) -> bool:
@@ -246,7 +262,7 @@ class MaskedSelection:
     def same_mask(self, f: Frame, shape: tuple[int, ...]) -> bool:
         """Whether a frame ``f`` of ``shape`` selects through this selection's mask."""
         g = self.frame
-        return (f.mask is g.mask and (f.q, f.d) == (g.q, g.d)
+        return (_same_token(f.token, g.token) and (f.q, f.d) == (g.q, g.d)
                 and tuple(self.value.shape) == tuple(shape))
 
     def _operand(self, other: Any) -> Any:
@@ -305,6 +321,17 @@ class MaskedSelection:
 
     def __invert__(self) -> MaskedSelection:
         return MaskedSelection(self.frame, ~self.value)
+
+
+def _same_token(a: Any, b: Any) -> bool:
+    """Whether two frames' masks are one value: the same traced array, or the same view
+    (structure and starts) of the same traced base value."""
+    if a is b:
+        return True
+    if type(a) is not tuple or type(b) is not tuple or a[0] is not b[0] or a[1] != b[1]:
+        return False
+    return len(a[2]) == len(b[2]) and all(
+        p is q or (type(p) is int and type(q) is int and p == q) for p, q in zip(a[2], b[2]))
 
 
 def _binary(op: Any) -> tuple[Any, Any, Any]:

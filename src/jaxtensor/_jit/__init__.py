@@ -4,8 +4,9 @@ it (``grad``, ``vmap``, ...), and control flow whose bodies write Tensors (``for
 """
 
 from . import _loops, _transforms
-from ._jit import IndexOverflowError, UnrolledLoopWarning
+from ._jit import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
 from ._loops import *  # noqa: F403
 from ._transforms import *  # noqa: F403
 
-__all__ = sorted([*_transforms.__all__, *_loops.__all__, "UnrolledLoopWarning"])
+__all__ = sorted([*_transforms.__all__, *_loops.__all__, "RecompileWarning",
+                  "UnrolledLoopWarning"])

@@ -11,9 +11,12 @@ value) and lie in their sets cannot fail a check, and runs the program without c
 Soundness: XLA computes ``+``, ``-`` and ``*`` modulo 2**bits, which agrees with exact
 arithmetic modulo 2**bits; the host trusts a comparison (or a conversion between integer
 widths) only where the exact values it reads fit their dtype, so that there the device
-sees the exact values too. Anything else in the checks' computation (another primitive,
-two inputs in one expression, an unsigned or non-scalar input) makes the analysis give up
-(``None``): the call keeps its checked program.
+sees the exact values too. Operations between constants are folded as the device computes
+them (modulo 2**bits; ``and``/``or``/``xor``/``not`` bitwise on integers). Anything else in
+the checks' computation (a primitive outside :data:`ACCEPTED`, two inputs in one
+expression, an unsigned or non-scalar input) makes the analysis give up (``None``): the
+call keeps its checked program. ``tests/test_hostcheck_soundness.py`` runs the
+interpreter against JAX's concrete evaluation for every accepted primitive.
 """
 
 from __future__ import annotations
@@ -120,11 +123,27 @@ class _Zero:
 
 
 def _range(dtype: Any) -> tuple[int, int]:
+    """The range of a signed integer dtype (the symbolic values are signed only)."""
     dt = np.dtype(dtype)
     if dt.kind != "i":
         raise _GiveUp
     info = np.iinfo(dt)
     return int(info.min), int(info.max)
+
+
+def _wrap(v: int, dtype: Any) -> int | bool:
+    """``v`` as the device holds it in ``dtype``: modulo 2**bits (two's complement for a
+    signed dtype); a bool is ``v != 0``."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return bool(v)
+    if dt.kind not in "iu":
+        raise _GiveUp
+    bits = 8 * dt.itemsize
+    v = int(v) & ((1 << bits) - 1)
+    if dt.kind == "i" and v >> (bits - 1):
+        v -= 1 << bits
+    return v
 
 
 def _const(v: Any) -> Any:
@@ -135,13 +154,16 @@ def _const(v: Any) -> Any:
 
 
 class _Interp:
-    """Demand-driven abstract evaluation of one jaxpr."""
+    """Abstract evaluation of one jaxpr, of the equations a value needs only (found by
+    walking back from it, then evaluated in program order: no recursion per equation, so
+    a chain of thousands of checks is followed as one of two)."""
 
     def __init__(self, jaxpr: Any, args: Sequence[Callable[[], Any]]) -> None:
         self.jaxpr = jaxpr
         self.env: dict[Any, Any] = {}
         self.args = dict(zip(jaxpr.invars, args))
         self.producer = {v: e for e in jaxpr.eqns for v in e.outvars}
+        self.order = {id(e): n for n, e in enumerate(jaxpr.eqns)}
 
     @classmethod
     def closed(cls, closed: Any, args: Sequence[Callable[[], Any]]) -> _Interp:
@@ -155,30 +177,53 @@ class _Interp:
     def value(self, v: Any) -> Any:
         if isinstance(v, Literal):
             return _const(v.val)
-        if v in self.env:
-            return self.env[v]
-        if v in self.args:
-            out = self.args[v]()
-        else:
-            eqn = self.producer.get(v)
+        if v not in self.env:
+            for eqn, outs in self._needed(v):
+                for out, k in outs.items():
+                    self.env[out] = self._eqn(eqn, k)
+        return self.env[v]
+
+    def _needed(self, v: Any) -> list[tuple[Any, dict]]:
+        """The equations ``v`` depends on that are not evaluated yet, in program order,
+        each with the outputs wanted of it (by position); the arguments it reads are
+        evaluated on the way."""
+        found: dict[int, tuple[Any, dict]] = {}
+        stack = [v]
+        while stack:
+            u = stack.pop()
+            if isinstance(u, Literal) or u in self.env:
+                continue
+            if u in self.args:
+                self.env[u] = self.args[u]()
+                continue
+            eqn = self.producer.get(u)
             if eqn is None:
                 raise _GiveUp
-            out = self._eqn(eqn, eqn.outvars.index(v))
-        self.env[v] = out
-        return out
+            entry = found.get(id(eqn))
+            if entry is None:
+                name = eqn.primitive.name
+                if name not in ACCEPTED and name not in _CALLS:
+                    raise _GiveUp
+                entry = found[id(eqn)] = (eqn, {})
+                if name not in _CALLS:  # (a call reads its inputs as its outputs need)
+                    stack.extend(eqn.invars)
+            entry[1][u] = eqn.outvars.index(u)
+        return sorted(found.values(), key=lambda e: self.order[id(e[0])])
 
     def _eqn(self, eqn: Any, k: int) -> Any:
         name = eqn.primitive.name
         ins = eqn.invars
-        if name in ("jit", "pjit", "closed_call", "core_call"):
+        if name in _CALLS:
             inner = eqn.params.get("jaxpr") or eqn.params.get("call_jaxpr")
             sub = _Interp.closed(inner, [(lambda v=v: self.value(v)) for v in ins])
             return sub.value(sub.jaxpr.outvars[k])
-        if name == "stack":
-            raise _GiveUp  # (only the caller picks an element of a stack)
         x = [self.value(v) for v in ins]
         dtype = eqn.outvars[0].aval.dtype
         return _apply(name, x, [v.aval.dtype for v in ins], dtype)
+
+
+#: a call of a nested jaxpr, followed into it
+_CALLS = ("jit", "pjit", "closed_call", "core_call")
 
 
 def _fit(x: _Aff, dtype: Any) -> Ivs:
@@ -220,27 +265,26 @@ _FOLD: dict[str, Callable[..., Any]] = {
     "add": lambda p, q: p + q, "sub": lambda p, q: p - q, "mul": lambda p, q: p * q,
     "neg": lambda p: -p, "convert_element_type": lambda p: p, "lt": lambda p, q: p < q,
     "le": lambda p, q: p <= q, "gt": lambda p, q: p > q, "ge": lambda p, q: p >= q,
-    "eq": lambda p, q: p == q, "ne": lambda p, q: p != q, "and": lambda p, q: p and q,
-    "or": lambda p, q: p or q, "not": lambda p: not p,
+    "eq": lambda p, q: p == q, "ne": lambda p, q: p != q, "and": lambda p, q: p & q,
+    "or": lambda p, q: p | q, "xor": lambda p, q: p ^ q,
+    "not": lambda p: not p if type(p) is bool else ~p,
 }
+
+#: every primitive the analysis models (a nested call aside); any other gives up
+ACCEPTED = frozenset(_FOLD) | {"select_n"}
 
 
 def _fold(name: str, x: list, dtype: Any) -> Any:
-    """An operation on constants, exactly; a result its dtype cannot hold gives up."""
-    f = _FOLD.get(name)
-    if f is None:
-        if name == "select_n" and type(x[0]) is bool:
-            return x[1 + x[0]]
+    """An operation on constants, as the device computes it: integer arithmetic modulo
+    2**bits, ``and``/``or``/``xor``/``not`` bitwise on integers (logical on bools)."""
+    if name == "select_n":
+        which = x[0]
+        if not 0 <= which < len(x) - 1:
+            raise _GiveUp  # (XLA leaves an out-of-range case undefined)
+        return x[1 + which]
+    if np.dtype(dtype) == np.bool_ and name in ("add", "sub", "mul", "neg"):
         raise _GiveUp
-    if np.dtype(dtype) == np.bool_:
-        if name in ("and", "or", "not") and not all(type(v) is bool for v in x):
-            raise _GiveUp  # (bitwise on integers)
-        return bool(f(*x))
-    out = f(*x)
-    lo, hi = _range(dtype)
-    if not lo <= out <= hi:
-        raise _GiveUp
-    return int(out)
+    return _wrap(_FOLD[name](*x), dtype)
 
 
 def _apply(name: str, x: list, in_dtypes: list, dtype: Any) -> Any:
@@ -260,6 +304,8 @@ def _apply(name: str, x: list, in_dtypes: list, dtype: Any) -> Any:
         return _Aff(var, p.a * q.b + q.a * p.b, p.b * q.b, valid)
     if name == "neg":
         (p,) = x
+        if not isinstance(p, _Aff):
+            raise _GiveUp
         _range(dtype)
         return _Aff(p.var, -p.a, -p.b, p.valid)
     if name == "convert_element_type":
@@ -292,8 +338,8 @@ def _apply(name: str, x: list, in_dtypes: list, dtype: Any) -> Any:
             raise _GiveUp
         return _Pred(p.var, _not(p.ivs), p.valid)
     if name == "select_n":
-        if type(x[0]) is bool:
-            return x[1 + x[0]]
+        if type(x[0]) in (bool, int):
+            return _fold(name, x, dtype)
         return _select(x)
     raise _GiveUp
 
@@ -340,7 +386,7 @@ def analyse(closed: Any, n_inputs: int) -> dict[int, Ivs] | None:
         if eqn is None or eqn.primitive.name != "stack":
             raise _GiveUp
         code = interp.value(eqn.invars[0])
-    except (_GiveUp, ArithmeticError, TypeError, ValueError):
+    except (_GiveUp, ArithmeticError, TypeError, ValueError, RecursionError):
         return None
     if type(code) is int:
         return None if code else {}

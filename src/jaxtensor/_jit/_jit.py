@@ -72,7 +72,7 @@ from . import _guard, _hostcheck, _shardings
 from . import _pytree as jpt
 from . import _trace as jtr
 
-__all__ = ["UnrolledLoopWarning", "jit"]
+__all__ = ["RecompileWarning", "UnrolledLoopWarning", "jit"]
 
 Tracer = jax.core.Tracer
 _IDX = _view._IDX_NP
@@ -240,6 +240,29 @@ def _starts(starts: list[Any]) -> Any:
     return np.array(starts, dtype=_IDX)
 
 
+def _closed_over(fn: Callable) -> list[Storage]:
+    """The storages of the Tensors ``fn`` names in its closure or its globals: implicit
+    inputs from the first trace on (a closed-over Tensor found by the trace instead costs
+    a second trace; one reached another way, through a container or a called function,
+    still is)."""
+    found: list[Storage] = []
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:  # (an empty cell)
+            continue
+        if isinstance(v, Tensor):
+            found.append(v._storage)
+    code, glob = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+    if code is not None and isinstance(glob, dict):
+        for name in code.co_names:
+            v = glob.get(name)
+            if isinstance(v, Tensor):
+                found.append(v._storage)
+    # (a Tensor of an enclosing trace is left to the trace to find)
+    return [st for st in dict.fromkeys(found) if not isinstance(st._array, jax.core.Tracer)]
+
+
 class Jitted:
     """A function compiled by :func:`jit`.
 
@@ -260,14 +283,19 @@ class Jitted:
         # closed-over storages the function reads or writes (weakly: one that nothing else
         # holds any more is dropped, and the function recompiled without it)
         self._implicit: list[weakref.ref[Storage]] = []
+        self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
+        self._plain = False  # checks found not hoistable (see _body_hoisted)
         self._plans: dict[Hashable, Plan] = {}
         # the guards of plain calls by signature (see _guard), and the last one used
         self._guards: dict[Hashable, Callable] = {}
         self._guard: Callable | None = None
         self._flat_trees: dict[int, Any] = {}
         self._warned = False  # UnrolledLoopWarning given
+        # the signatures (spec, input types) traced so far, for RecompileWarning
+        self._traced: dict[Hashable, None] = {}
+        self._last_traced: Any = None
 
     def __repr__(self) -> str:
         return f"jaxtensor.jit({getattr(self._fn, '__name__', self._fn)!r})"
@@ -348,6 +376,9 @@ class Jitted:
     def _describe(self, args: tuple, kwargs: dict) -> _Desc:
         """What a call passes: its storages (each once), what each leaf is, the views'
         start offsets, the other leaves, and where and how it is made."""
+        if not self._scanned:
+            self._scanned = True
+            self._adopt(_closed_over(self._fn))
         leaves, treedef, static = self._flatten(args, kwargs)
         storages: list[Storage] = []
         sid: dict[Storage, int] = {}
@@ -524,6 +555,9 @@ class Jitted:
         plan = self._plans.get(spec)
         if plan is None:
             plan = self._compile(spec)
+        fn = plan.fn
+        if fn is None:  # (dropped by another thread's discovery: described again)
+            return None
         full = list(d.inputs)
         for k, p in enumerate(plan.positions):
             full[p] = d.storages[k].settled()
@@ -531,7 +565,7 @@ class Jitted:
             full.append(_starts(d.starts))
         tok = CALL.set(_Call(d.storages, d.outer, d.parent, full))
         try:
-            lowered = plan.fn.lower(*full)
+            lowered = fn.lower(*full)
         except _Retrace:
             self._retrace(plan)
             return None
@@ -539,6 +573,10 @@ class Jitted:
             CALL.reset(tok)
         if plan.discovered:
             self._adopt([st for st in (r() for r in plan.discovered) if st is not None])
+            # (the discovering trace holds the closed-over values as constants, and JAX's
+            # caches hold that trace while its function lives: dropped now, so that the
+            # next plan can donate them and is the one compiled)
+            plan.fn = fn = None
             return None
         return plan, lowered
 
@@ -677,6 +715,8 @@ class Jitted:
         (``_Retrace``): the call is traced again under checkify. The closed-over storages
         the trace met are left on the plan (``plan.discovered``)."""
         call = CALL.get()
+        if spec[8] != _GATED:
+            self._note_trace(spec, inputs)
         if spec[8] == jtr.OWN:
             return self._body_hoisted(spec, plan, call, inputs)
         if spec[8] == _GATED:
@@ -715,6 +755,13 @@ class Jitted:
         effects (which would run in both applications), it is traced again with each write
         gated by the checks before it (a chain of every earlier check, fused into every
         write by XLA: 32 checked writes cost 3.7x unchecked ones that way)."""
+        if self._plain and not gated:  # (a trace found its checks not hoistable)
+            out, trace = self._run(spec, call, inputs, jtr.OWN)
+            plan.discovered = jtr.weak(trace.discovered)
+            if trace.missed:
+                raise _Retrace
+            self._warn_unrolled(trace)
+            return out
         traces: list[jtr.Trace] = []
 
         def inner(*ins: Any) -> dict:
@@ -737,8 +784,11 @@ class Jitted:
         self._warn_unrolled(trace)
         if not trace.items:
             return fn(*inputs, zero)
-        if traced.jaxpr.effects or not jtr.hoistable(traced.jaxpr.jaxpr):
+        if self._plain or traced.jaxpr.effects or not jtr.hoistable(traced.jaxpr.jaxpr):
             # (an effect, a jax.debug.print say, would run in both applications)
+            self._plain = True  # (its next traces skip the hoisted one: a loop's check say)
+            if trace.discovered:  # (never run: the call is described and traced again)
+                return fn(*inputs, zero)
             out, _ = self._run(spec, call, inputs, jtr.OWN)
             return out
         ((aux, first),) = fn(*inputs, zero).items()
@@ -789,6 +839,62 @@ class Jitted:
             return False
         plan.host = passes
         return True
+
+    def _note_trace(self, spec: tuple, inputs: tuple) -> None:
+        """Count the distinct programs traced for this function; warn once
+        (:class:`RecompileWarning`) at the ``RECOMPILE_LIMIT``-th, naming what changed."""
+        sig = (spec[:8], tuple([getattr(x, "aval", None) for x in inputs]))
+        last, self._last_traced = self._last_traced, sig
+        if sig in self._traced:
+            return
+        self._traced[sig] = None
+        if len(self._traced) != RECOMPILE_LIMIT or last is None:
+            return
+        name = getattr(self._fn, "_jaxtensor_name", None) or (
+            "jaxtensor.jit(" + getattr(self._fn, "__qualname__", repr(self._fn)) + ")")
+        where = getattr(self._fn, "_jaxtensor_code", None) or getattr(self._fn, "__code__", None)
+        warnings.warn_explicit(
+            f"{name} compiled {RECOMPILE_LIMIT} programs for the same code: "
+            f"{self._explain(last, sig)}. Each new value of what the traced program depends "
+            "on (a static argument, a Python value the code reads, a shape or dtype) compiles "
+            "a new program: pass values that change as arguments (Tensors) instead. Silence this with warnings.filterwarnings('ignore', "
+            "category=jaxtensor.RecompileWarning).",
+            RecompileWarning,
+            where.co_filename if where else "jaxtensor", where.co_firstlineno if where else 0)
+
+    def _explain(self, old: tuple, new: tuple) -> str:
+        """What differs between two traced signatures, in the user's words."""
+        (o_spec, o_avals), (n_spec, n_avals) = old, new
+        if o_spec[0] != n_spec[0]:
+            return "the structure of the arguments changed"
+        for j, (a, b) in enumerate(zip(o_spec[1], n_spec[1])):
+            if a != b and type(a) is tuple and type(b) is tuple and a[:1] == b[:1] == (
+                    "static",):
+                return f"the static argument {j} changed ({a[1]!r} -> {b[1]!r})"
+        if o_spec[2] != n_spec[2]:
+            for (k, a), (k2, b) in zip(o_spec[2], n_spec[2]):
+                if k == k2 and (type(a) is not type(b) or a != b):
+                    return f"the static argument {self._arg_name(k)} changed ({a!r} -> {b!r})"
+            return "the static arguments given changed"
+        if o_avals != n_avals:
+            names = self._input_names(n_spec)
+            for k, (a, b) in enumerate(zip(o_avals, n_avals)):
+                if a != b:
+                    who = names[k] if k < len(names) else f"input {k}"
+                    return (f"the shape or dtype of {who} changed ({a.str_short()} -> "
+                            f"{b.str_short()})"
+                            if a is not None and b is not None else f"{who} changed")
+        if o_spec[1] != n_spec[1]:
+            return "the view structure or aliasing of the Tensor arguments changed"
+        return "which buffers are donated, or the closed-over Tensors, changed"
+
+    def _arg_name(self, k: int | str) -> str:
+        if type(k) is str:
+            return k
+        try:
+            return list(inspect.signature(self._fn).parameters)[k]
+        except (TypeError, ValueError, IndexError):
+            return str(k)
 
     def _warn_unrolled(self, trace: jtr.Trace) -> None:
         """Warn (once per function) when the trace holds as many writes as a Python loop
@@ -908,6 +1014,33 @@ def _top_level_names(fn: Callable, treedef: Any, static: tuple, names: list[str]
 
 #: writes in one trace (outside loop bodies) from which a function is warned about
 UNROLLED_WRITES = 100
+
+#: the distinct program of one function (or loop body code) at which RecompileWarning is given
+RECOMPILE_LIMIT = 8
+
+
+class RecompileWarning(UserWarning):
+    """A ``jaxtensor.jit`` function, or an eager ``fori_loop``/``while_loop`` body, compiled
+    its ``RECOMPILE_LIMIT``-th (8th) distinct program for the same code: something the
+    traced program depends on (a static argument, a Python number the body reads, a shape
+    or dtype) keeps changing. Given once per function, naming what changed last. Pass
+    the changing value as an argument (a Tensor, or a number to ``jaxtensor.jit``), or
+    silence it with ``warnings.filterwarnings("ignore", category=jaxtensor.RecompileWarning)``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import jaxtensor as jt
+    >>> x = jt.zeros(3)
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     for step in range(8):
+    ...         def body(i):
+    ...             x[i] += step        # each value of step is a new program
+    ...         jt.fori_loop(0, 3, body)
+    >>> [m.category.__name__ for m in w]
+    ['RecompileWarning']
+    """
 
 
 class UnrolledLoopWarning(UserWarning):

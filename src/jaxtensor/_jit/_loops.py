@@ -19,16 +19,19 @@ the trace's values (``Trace.body`` marks the body's JAX trace, where carried sto
 be written); a storage the body meets that is not carried yet (a closed-over Tensor, one
 made by the trace before the loop) makes the loop be traced again with it carried. After
 the loop the trace's values are the loop's results. Called outside ``jaxtensor.jit``, the
-loop runs inside a ``jaxtensor.jit`` function cached by the body's code and the static part
-of what it closes over (Tensors it closes over are arguments), with traced bounds, so a
-new body closure, other bounds or other Tensors of the same structure reuse the compiled
-loop, and nothing traced or compiled depends on the trip count.
+loop runs inside a ``jaxtensor.jit`` function cached by the body's code, whose programs are
+keyed by what the body reads from Python (``_reads.py``; Tensors it reaches are
+arguments), with traced bounds, so a new body closure over equal values, other bounds or
+other Tensors of the same structure reuse the compiled loop, and nothing traced or
+compiled depends on the trip count.
 """
 
 from __future__ import annotations
 
 import types
+import warnings
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 import jax
@@ -39,7 +42,8 @@ from jax import lax
 from .._core import Tensor, _cache, current_trace
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
-from . import _branches, _jit
+from .._core._jax_private import weak_cast
+from . import _branches, _jit, _reads
 from . import _trace as jtr
 
 __all__ = ["cond", "fori_loop", "while_loop"]
@@ -139,7 +143,9 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     (and, for a loop whose body checks, until its writes are gated by earlier iterations'
     checks). ``build(carry)`` traces it once and returns (the carried values, the user's
     results, the first failed check; the list of storages met)."""
-    carry = _Carry(t, False)
+    # (a loop's writes are gated by its earlier iterations' checks from its first trace: a
+    # body without checks carries its code unchanged, which XLA folds away)
+    carry = _Carry(t, loop and t.mode == jtr.OWN)
     # Under checkify a check is an effect, which JAX keeps in the program even when the
     # construct's results are dropped: a trace of it that did not carry every storage would
     # run as well (a while_loop whose counter is not carried never ends). There the traces
@@ -152,12 +158,20 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
         grew = carry.grow(met)
         if loop and carry.made_checks and not carry.gate:
             carry.gate = grew = True
-        if not grew:
+        if not grew or _discarded(t):
             carry.finish(outs, codes)
             return res
         # (drop the checks the abandoned trace numbered)
         del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
         carry.made_checks = False
+
+
+def _discarded(t: jtr.Trace) -> bool:
+    """Whether the trace ``t`` of a top-level call will be thrown away whatever its loops
+    carry (it met closed-over storages, which the call's next trace takes as inputs, so
+    every loop carries them from the start): its loops are not traced again."""
+    return bool(t.discovered) and t.parent is None and t.mode == jtr.OWN and isinstance(
+        t.outer, _EvalTrace)
 
 
 def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
@@ -179,8 +193,17 @@ def _from_arrays(arrays: list, treedef: Any, is_t: list[bool]) -> Any:
     return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
-def _index(i: Any) -> Tensor:
-    return Tensor._wrap(i)
+def _index(i: Any) -> Any:
+    """The loop index as the body sees it: the ``int`` of the Python loop, a weakly typed
+    integer as wide as jaxtensor's index dtype (it takes the other operand's dtype in
+    arithmetic with a Tensor, with the eager ``OverflowError`` rules of a Python int)."""
+    return weak_cast(i, jtr._IDX)
+
+
+def _wide(b: Any) -> Any:
+    """A bound of ``fori_loop`` in the index dtype (a NumPy ``int8`` bound must not make
+    the index wrap); a Python int stays one (concrete bounds stay concrete)."""
+    return b if type(b) is int else lax.convert_element_type(b, jtr._IDX)
 
 
 # -- inside a jaxtensor.jit trace -------------------------------------------------------------
@@ -205,7 +228,7 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
             met.extend(m)
             return new, res, codes
 
-        outs, res, codes = lax.fori_loop(lower, upper, step,
+        outs, res, codes = lax.fori_loop(_wide(lower), _wide(upper), step,
                                          (carry.initial(), c_arrays, carry.codes()))
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met
@@ -243,9 +266,12 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             if any(a is not b for a, b in zip(new, vals)):
                 raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
                                  "body_fun)")
-            # a failed check stops the loop (its writes are gated: it would never end)
+            # a failed check stops the loop (its writes are gated: it would never end),
+            # one of an earlier iteration or one made before the loop (``carry.base``)
             if carry.checked:
                 res = res & (codes[0] == 0)
+                if carry.base is not None:
+                    res = res & carry.base
             elif jtr.effective_mode(t) == jtr.CHECKIFY and jtr.GATED:
                 res = res & jtr.no_error_p.bind()
             return res
@@ -356,118 +382,132 @@ def _predicate(p: Any, who: str) -> Any:
     return p
 
 
-# -- outside: one cached jaxtensor.jit function per body --------------------------------------
-class _Static:
-    """A hashable value passed to the cached function as a static argument."""
+# -- outside: one cached jaxtensor.jit function per body code and key ----------------------
+class _Key:
+    """What a call's bodies read (:class:`~._reads.Reader`'s atoms): a call with an equal
+    key traces to the same program."""
 
-    __slots__ = ("v",)
+    __slots__ = ("atoms", "hash")
 
-    def __init__(self, v: Any) -> None:
-        self.v = v
+    def __init__(self, atoms: tuple) -> None:
+        self.atoms = atoms
+        self.hash = hash(atoms)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is _Static and type(self.v) is type(other.v) and (
-            self.v is other.v or self.v == other.v)
+        return type(other) is _Key and self.hash == other.hash and self.atoms == other.atoms
 
     def __hash__(self) -> int:
-        return hash((type(self.v), self.v))
+        return self.hash
+
+    def explain(self, old: _Key, fns: tuple) -> str:
+        """What changed from the key ``old`` (``fns``: the bodies that read this one)."""
+        r = _reads.Reader(labels=True)
+        for f in fns:
+            if type(f) is types.FunctionType:
+                r.function(f, "the body", [])
+            else:
+                r.value(f, "the body")
+        return _reads.describe(self.atoms, r.labels or [], old.atoms)
 
 
-class _EmptyCell:
-    pass
+#: the bodies of the eager loop being called, and where their arguments go: what a cached
+#: program traces (never the bodies of the call that made it)
+_BODIES: ContextVar[Any] = ContextVar("jaxtensor_loop_bodies", default=None)
+#: per body code: [the number of keys compiled, the last key, whether warned]
+_keys_made = _cache.cache("compiled loop keys", 512)
 
 
-def _dynamic(v: Any) -> bool:
-    return isinstance(v, (Tensor, jax.Array, np.ndarray, Tracer)) and not isinstance(
-        v, np.generic)
-
-
-def _split_fn(fn: Callable) -> tuple[Any, tuple, tuple]:
-    """(cache key, static part, dynamic part) of a body: a plain function's code, defaults,
-    closed-over values (Tensors and arrays dynamic, the rest static) and the Tensors it
-    names as globals (dynamic); any other callable as it is (what it holds is found by
-    ``jaxtensor.jit`` as closed-over storages)."""
-    if type(fn) is not types.FunctionType:
-        return ("fn", fn), (), ()
-    static: list = []
-    dynamic: list = []
-    for c in fn.__closure__ or ():
-        try:
-            v = c.cell_contents
-        except ValueError:
-            v = _EmptyCell
-        if _dynamic(v):
-            static.append(None)
-            dynamic.append(v)
+def _read(fns: tuple) -> tuple[_Key, list, tuple]:
+    """(the key, the arguments of the bodies followed by the Tensors reached deeper, where
+    each body's arguments go) of a call's bodies."""
+    r = _reads.Reader()
+    args: list = []
+    wheres = []
+    for f in fns:
+        if type(f) is types.FunctionType:
+            wheres.append(r.function(f, "the body", args))
         else:
-            try:
-                hash(v)
-            except TypeError:
-                return ("fn", fn), (), ()
-            static.append(_Static(v))
-    g = fn.__globals__
-    names = tuple(n for n in fn.__code__.co_names if _dynamic(g.get(n)))
-    dynamic.extend(g[n] for n in names)
-    return ("code", fn.__code__, id(g), fn.__defaults__, names), tuple(static), tuple(dynamic)
+            r.value(f, "the body")
+            wheres.append(None)
+    return _Key(tuple(r.atoms)), args + r.tensors, tuple(wheres)
 
 
-def _rebuild(fn: Callable, key: Any, static: tuple, dynamic: tuple) -> Callable:
-    """The body over the call's Tensors: its closure's and globals' Tensors are arguments
-    of the cached function (passed, not discovered, so their buffers can be donated)."""
-    if key[0] == "fn":
-        return fn
-    it = iter(dynamic)
-    cells = []
-    for s in static:
-        v = next(it) if s is None else s.v
-        cells.append(types.CellType() if v is _EmptyCell else types.CellType(v))
-    g = fn.__globals__
-    names = key[4]
-    if names:
-        g = dict(g)
-        g.update(zip(names, it))
-    return types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__,
-                              tuple(cells) if fn.__closure__ is not None else None)
+def _code_key(f: Any) -> Any:
+    return f.__code__ if type(f) is types.FunctionType else type(f)
 
 
-def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any, operands: tuple = ()) -> Any:
-    """Run a loop inside the cached ``jaxtensor.jit`` function of its bodies' code."""
-    parts = [_split_fn(f) for f in fns]
-    key = (kind, tuple(p[0] for p in parts), len(bounds), init is _NO)
-    jitted = _jitted.get(key)
-    if jitted is None:
-        originals = fns
-
-        def program(statics: _Static, dynamics: tuple, bounds: tuple, init: Any) -> Any:
-            made = [_rebuild(f, p[0], s, d) for f, p, s, d in
-                    zip(originals, parts, statics.v, dynamics)]
-            bs = tuple(b.v if type(b) is _Static else b for b in bounds)
-            t = _current.get()
-            if type(init) is _NoneInit:
-                init = _NO
-            if kind == "fori":
-                return _fori_traced(t, bs[0], bs[1], made[0], init)
-            return _while_traced(t, made[0], made[1], init)
-
-        jitted = _jitted[key] = _jit.jit(program)
-    statics = _Static(tuple(p[1] for p in parts))
-    dynamics = tuple(p[2] for p in parts)
+def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
+    """Run a loop inside the cached ``jaxtensor.jit`` function of its bodies' code and what
+    they read (:func:`_read`). Its arguments are plain (Tensors, arrays, the bounds), so a
+    repeat call takes ``jaxtensor.jit``'s guarded fast path."""
+    key, args, wheres = _read(fns)
     if type(current_trace()) is not _EvalTrace:
         # inside a JAX transformation: concrete bounds stay concrete (reverse-mode
-        # differentiation needs a loop of known length)
-        bounds = tuple(_Static(b) if type(b) is int else b for b in bounds)
-    out = jitted(statics, dynamics, bounds, _NoneInit() if init is _NO else init)
+        # differentiation needs a loop of known length), as part of the key
+        fixed = tuple(b if type(b) is int else None for b in bounds)
+    else:
+        fixed = (None,) * len(bounds)
+    cache_key = (kind, key, fixed, init is _NO)
+    jitted = _jitted.get(cache_key)
+    if jitted is None:
+        jitted = _jitted[cache_key] = _make(kind, fns, fixed, len(args), init is _NO)
+        _count_key(kind, fns, key)
+    ins = args + [b for b, f in zip(bounds, fixed) if f is None]
+    if init is not _NO:
+        ins.append(init)
+    tok = _BODIES.set((fns, wheres))
+    try:
+        out = jitted(*ins)
+    finally:
+        _BODIES.reset(tok)
     return None if init is _NO else out
 
 
-class _NoneInit:
-    """No init value (a static argument of the cached function)."""
+def _make(kind: str, fns: tuple, fixed: tuple, n_args: int, no_init: bool) -> Callable:
+    """The ``jaxtensor.jit`` function of one key: it traces the bodies of the call being
+    made, over its arguments."""
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is _NoneInit
+    def program(*ins: Any) -> Any:
+        fns, wheres = _BODIES.get()
+        it = iter(ins[:n_args])
+        made = [f if w is None else _reads.rebuild(f, w, it) for f, w in zip(fns, wheres)]
+        rest = iter(ins[n_args:])
+        bs = [next(rest) if f is None else f for f in fixed]
+        init = _NO if no_init else next(rest)
+        t = _current.get()
+        if kind == "fori":
+            return _fori_traced(t, bs[0], bs[1], made[0], init)
+        return _while_traced(t, made[0], made[1], init)
 
-    def __hash__(self) -> int:
-        return 0
+    program._jaxtensor_name = f"jaxtensor.{kind}_loop(" + ", ".join(  # type: ignore
+        getattr(f, "__qualname__", type(f).__name__) for f in fns) + ")"
+    program._jaxtensor_code = getattr(fns[-1], "__code__", None)  # type: ignore
+    return _jit.jit(program)
+
+
+def _count_key(kind: str, fns: tuple, key: _Key) -> None:
+    """A new key compiled for the bodies' code: warn (``RecompileWarning``) at the
+    ``RECOMPILE_LIMIT``-th, naming what changed from the last one."""
+    code = (kind, tuple(map(_code_key, fns)))
+    seen = _keys_made.get(code)
+    if seen is None:
+        _keys_made[code] = [1, key, False]
+        return
+    seen[0] += 1
+    last, seen[1] = seen[1], key
+    if seen[0] < _jit.RECOMPILE_LIMIT or seen[2]:
+        return
+    seen[2] = True
+    where = getattr(fns[-1], "__code__", None)
+    name = ", ".join(getattr(f, "__qualname__", type(f).__name__) for f in fns)
+    warnings.warn_explicit(
+        f"jaxtensor.{kind}_loop({name}) compiled {seen[0]} programs for the same code: "
+        f"{key.explain(last, fns)}. Each new value of what the body reads from Python (a "
+        "number, a list's items, an attribute) compiles a new program: pass values that "
+        "change as Tensors instead. Silence this with warnings.filterwarnings('ignore', "
+        "category=jaxtensor.RecompileWarning).",
+        _jit.RecompileWarning,
+        where.co_filename if where else "jaxtensor", where.co_firstlineno if where else 0)
 
 
 def _bound(b: Any, who: str) -> Any:
@@ -490,15 +530,17 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any = _NO) -
     """Run ``body_fun(i)`` for ``i`` in ``range(lower, upper)`` as one compiled XLA loop;
     the body may write any Tensor it can reach.
 
-    ``body_fun(i)`` gets ``i`` as a 0-D integer Tensor (usable as an index, in ``ds``, in
-    arithmetic) and returns nothing; its writes (to arguments, closed-over Tensors, views
-    of either, Tensors it makes) are seen after the loop by every alias, as if the Python
+    ``body_fun(i)`` gets ``i`` as the traced ``int`` of the Python loop (weakly typed, as
+    wide as jaxtensor's index dtype whatever the bounds' dtype: an index, a ``ds`` start, a
+    number that takes a Tensor's dtype as a Python int does) and returns nothing; its
+    writes (to arguments, closed-over Tensors, views of either, Tensors it makes) are
+    seen after the loop by every alias, as if the Python
     loop had run. JAX's form ``fori_loop(lower, upper, body_fun, init_val)`` with
     ``body_fun(i, carry) -> carry`` works too (Tensors in the carry are passed by value)
     and returns the final carry. Outside ``jaxtensor.jit`` the loop is compiled once per
-    body code and reused for new bounds, new closures and new Tensors of the same
-    structure; bounds out of order run zero iterations, as ``range``. See
-    ``docs/loops.md``.
+    body code and value of what the body reads from Python, and reused for new bounds,
+    new closures over equal values and new Tensors of the same structure; bounds out of
+    order run zero iterations, as ``range``. See ``docs/loops.md``.
 
     Examples
     --------

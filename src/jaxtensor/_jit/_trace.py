@@ -34,8 +34,8 @@ from .._core import JitTrace, Storage, TracerLeakError, current_trace
 from .._core._jax_private import (
     EvalTrace,
     checkify_error_preds,
-    checkify_rules,
     lower_fun,
+    register_checkify_rule,
     register_lowering,
 )
 
@@ -48,7 +48,7 @@ _MISSING = object()
 OWN, CHECKIFY, INHERIT = "own", "checkify", "inherit"
 
 
-def _no_error_rule(error: Any, enabled_errors: Any, *_: Any, **__: Any) -> tuple[Any, Any]:
+def _no_error_rule(error: Any) -> tuple[Any, Any]:
     preds = [jnp.any(p) for p in checkify_error_preds(error)]
     failed = preds[0] if preds else jnp.bool_(False)
     for p in preds[1:]:
@@ -64,10 +64,10 @@ no_error_p.def_impl(lambda: np.bool_(True))
 no_error_p.def_abstract_eval(lambda: ShapedArray((), np.dtype(bool)))
 #: Whether writes can be gated by checkify's error state (JAX's private rule table is there:
 #: ``_jax_private.MISSING``); without it writes under checkify are not gated.
-GATED = checkify_rules is not None
+GATED = register_checkify_rule is not None
 if GATED:
     register_lowering(no_error_p, lower_fun(lambda: [jnp.bool_(True)], multiple_results=True))
-    checkify_rules[no_error_p] = _no_error_rule
+    register_checkify_rule(no_error_p, _no_error_rule)
 
 
 class Trace(JitTrace):
@@ -224,7 +224,10 @@ class Trace(JitTrace):
         st.install(new)
 
     def written(self, st: Storage) -> bool:
-        return self.values[st] is not self.initial[st]
+        # (a storage discovered in a loop body that a thrown-away trace did not carry, see
+        # ``_loops._discarded``, is not in ``values``)
+        v = self.initial[st]
+        return self.values.get(st, v) is not v
 
     # -- bounds checks ---------------------------------------------------------------------
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
@@ -355,6 +358,8 @@ class BodyChecks:
     def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
         """(code, value) of the first failure: ``code`` carried in (0: none), else this
         trace's first failing check."""
+        if not self.items:  # (carried unchanged: a loop invariant, which XLA folds away)
+            return code, bad
         c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
         for fail, v, k in reversed(self.items):
             c = lax.select(fail, jnp.asarray(k, _IDX), c)

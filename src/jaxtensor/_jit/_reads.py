@@ -1,0 +1,327 @@
+"""What a loop body's trace can read from Python, as a key: the cache of eager loops.
+
+An eager ``fori_loop``/``while_loop`` reuses a compiled loop only for a call whose bodies
+would trace to the same program. What a trace can read from Python is what the body
+reaches: its closure, defaults and the globals its code names, and from there (recursively)
+containers, the attributes of objects and classes, and the closures, defaults and globals
+of the functions it reaches. :class:`Reader` walks that graph and writes each value it meets
+as *atoms*: a type and a value (a float by its bits, so ``-0.0`` is not ``0.0``; a bool is
+not an int). Tensors are not read: they are collected as arguments of the compiled loop (so
+a new Tensor of the same shape reuses it, and its buffer is donated). Library code
+(jaxtensor, JAX, NumPy, the standard library) is taken as it is, by identity.
+"""
+
+from __future__ import annotations
+
+import dis
+import sys
+import types
+from typing import Any
+
+import jax
+import numpy as np
+
+from .._core import Tensor, _cache
+
+__all__ = ["Reader", "describe", "dynamic", "rebuild"]
+
+Tracer = jax.core.Tracer
+_ArrayImpl = type(jax.numpy.zeros(0))
+
+# values whose value is the atom (type and ==, for types whose == compares values exactly)
+_EXACT = frozenset({int, bool, str, bytes, type(None), type(Ellipsis), range})
+# (and every package installed in site-packages)
+_LIBRARIES = frozenset({"jax", "numpy", "jaxtensor", "scipy", "torch", "ml_dtypes",
+                        "opt_einsum", "_pytest", "pytest", "hypothesis", "IPython"})
+_library_memo: dict[str, bool] = {}
+_names_memo = _cache.cache("names read by code", 4096)
+#: how deep a walk goes; deeper, a value counts as new on every call (never reused)
+MAX_DEPTH = 100
+
+
+def dynamic(v: Any) -> bool:
+    """Whether ``v`` is passed to the compiled loop as an argument (traced)."""
+    return isinstance(v, (Tensor, jax.Array, np.ndarray, Tracer)) and not isinstance(
+        v, np.generic)
+
+
+def _library(module: str | None) -> bool:
+    if module is None:  # (a function made by exec without a module name: the user's)
+        return False
+    found = _library_memo.get(module)
+    if found is None:
+        top = module.partition(".")[0]
+        path = getattr(sys.modules.get(top), "__file__", None) or ""
+        found = _library_memo[module] = top != "__main__" and (
+            top in _LIBRARIES or top in sys.stdlib_module_names
+            or "site-packages" in path or "dist-packages" in path)
+    return found
+
+
+def code_names(code: types.CodeType) -> tuple[tuple[str, ...], frozenset[str]]:
+    """(the globals ``code`` and the functions defined in it may read, the attribute
+    names they read)."""
+    memo = _names_memo.get(id(code))
+    if memo is not None and memo[0] is code:
+        return memo[1]
+    if True:
+        globs: dict[str, None] = {}
+        attrs: set[str] = set()
+        todo = [code]
+        while todo:
+            c = todo.pop()
+            for ins in dis.get_instructions(c):
+                if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"):
+                    globs[ins.argval] = None
+                elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD", "STORE_ATTR"):
+                    attrs.add(ins.argval)
+            todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+        found = (tuple(globs), frozenset(attrs))
+        _names_memo[id(code)] = (code, found)  # (the code kept: its id is not reused)
+    return found
+
+
+class _Ident:
+    """An atom equal only to itself: an object taken by identity (kept alive by the key,
+    so its id is not reused)."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: Any) -> None:
+        self.v = v
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Ident and other.v is self.v
+
+    def __hash__(self) -> int:
+        return id(self.v)
+
+    def __repr__(self) -> str:
+        return f"a {type(self.v).__name__} (by identity)"
+
+
+class Reader:
+    """Walks what bodies reach; ``atoms`` is the key, ``tensors`` the Tensors met (in the
+    order met), ``labels`` (when asked for) where each atom was read, for messages."""
+
+    __slots__ = ("atoms", "tensors", "seen", "labels", "depth")
+
+    def __init__(self, labels: bool = False) -> None:
+        self.depth = 0
+        self.atoms: list = []
+        self.tensors: list = []
+        self.seen: dict[int, int] = {}
+        self.labels: list[str] | None = [] if labels else None
+
+    def _add(self, where: str, *atoms: Any) -> None:
+        self.atoms += atoms
+        if self.labels is not None:
+            self.labels += [where] * len(atoms)
+
+    def value(self, v: Any, where: str, attrs: frozenset[str] = frozenset()) -> None:
+        t = type(v)
+        if t in _EXACT:
+            self._add(where, t, v)
+            return
+        if t is float:
+            self._add(where, float, v.hex())
+            return
+        if t is complex:
+            self._add(where, complex, v.real.hex(), v.imag.hex())
+            return
+        if t is Tensor or isinstance(v, Tensor):
+            self._add(where, Tensor)
+            self.tensors.append(v)
+            return
+        if isinstance(v, np.generic):
+            self._add(where, t, v.tobytes())
+            return
+        if isinstance(v, (_ArrayImpl, Tracer)):  # (immutable: by identity)
+            self._add(where, _Ident(v))
+            return
+        k = id(v)
+        seen = self.seen.get(k)
+        if seen is not None:
+            self._add(where, "seen", seen)
+            return
+        if self.depth >= MAX_DEPTH:
+            self._add(where, _Ident(object()))  # (equal to nothing: sound, compiled anew)
+            return
+        self.seen[k] = len(self.seen)
+        self.depth += 1
+        try:
+            self._structured(v, t, where, attrs)
+        finally:
+            self.depth -= 1
+
+    def _structured(self, v: Any, t: type, where: str, attrs: frozenset[str]) -> None:
+        if t is slice:
+            self._add(where, slice)
+            for e in (v.start, v.stop, v.step):
+                self.value(e, where)
+        elif isinstance(v, np.ndarray):
+            self._add(where, np.ndarray, v.dtype, v.shape, v.tobytes())
+        elif t is tuple or t is list:
+            self._add(where, t, len(v))
+            for j, e in enumerate(v):
+                self.value(e, f"{where}[{j}]")
+        elif t is dict:
+            self._add(where, t, len(v))
+            for key, e in v.items():
+                self.value(key, f"a key of {where}")
+                self.value(e, f"{where}[{key!r}]")
+        elif t is types.FunctionType:
+            self.function(v, where)
+        elif t is types.MethodType:
+            self._add(where, t)
+            self.value(v.__func__, where)
+            self.value(v.__self__, f"{where}.__self__")
+        elif t is types.ModuleType:
+            self._add(where, _Ident(v))
+            if not _library(v.__name__):
+                g = vars(v)
+                for name in sorted(attrs):
+                    if name in g:
+                        self.value(g[name], f"{where}.{name}")
+        elif isinstance(v, type):
+            self._add(where, _Ident(v))
+            if not _library(v.__module__):
+                for c in v.__mro__[:-1]:
+                    if not _library(c.__module__):
+                        for name, e in list(vars(c).items()):
+                            if not name.startswith("__"):
+                                self.value(e, f"{where}.{name}")
+        elif isinstance(v, (staticmethod, classmethod)):
+            self._add(where, t)
+            self.value(v.__func__, where)
+        elif isinstance(v, property):
+            self._add(where, t)
+            self.value(v.fget, where)
+        elif t in (set, frozenset):
+            self._add(where, t, len(v))
+            for e in v:
+                self.value(e, f"an element of {where}")
+        elif _library(t.__module__):
+            # a library's value (a dtype, a jax.Array's sharding, a functools.partial...)
+            if t.__module__ == "functools" and t.__name__ == "partial":
+                self._add(where, t)
+                self.value(v.func, where)
+                self.value(v.args, f"{where}.args")
+                self.value(v.keywords, f"{where}.keywords")
+                return
+            try:
+                hash(v)
+                self._add(where, t, v)
+            except TypeError:
+                self._add(where, _Ident(v))
+        else:  # an object of the user's class: its class and attributes
+            self._add(where, t)
+            self.value(t, f"type({where})")
+            d = getattr(v, "__dict__", None)
+            if d is not None:
+                self.value(d, where)
+            for c in t.__mro__:
+                for name in getattr(c, "__slots__", ()):
+                    if isinstance(name, str) and hasattr(v, name):
+                        self.value(getattr(v, name), f"{where}.{name}")
+
+    def function(self, fn: types.FunctionType, where: str, args: list | None = None
+                 ) -> tuple:
+        """A function reached from a body: its code, closure, defaults and globals. With
+        ``args`` (a body itself), the arrays and Tensors it closes over, takes as defaults
+        or names as globals are appended to ``args`` instead: the returned (cells,
+        defaults, globals) say where, for :func:`rebuild`."""
+        code = fn.__code__
+        self._add(where, _Ident(code), _Ident(fn.__globals__))
+        if args is None and _library(fn.__module__):
+            return (), (), ()
+        globs, attrs = code_names(code)
+        sub = args is not None
+        cells: list[bool] = []
+        for name, c in zip(code.co_freevars, fn.__closure__ or ()):
+            try:
+                v = c.cell_contents
+            except ValueError:
+                self._add(where, "empty cell")
+                cells.append(False)
+                continue
+            cells.append(sub and dynamic(v))
+            if cells[-1]:
+                args.append(v)  # type: ignore[union-attr]
+                self._add(where, "argument")
+            else:
+                self.value(v, f"{name!r} (closed over by {fn.__qualname__})", attrs)
+        defaults: list[bool] = []
+        if sub and fn.__defaults__:
+            for j, v in enumerate(fn.__defaults__):
+                defaults.append(dynamic(v))
+                if defaults[-1]:
+                    args.append(v)  # type: ignore[union-attr]
+                    self._add(where, "argument")
+                else:
+                    self.value(v, f"default {j} of {fn.__qualname__}", attrs)
+        else:
+            self.value(fn.__defaults__, f"the defaults of {fn.__qualname__}", attrs)
+        self.value(fn.__kwdefaults__, f"the defaults of {fn.__qualname__}", attrs)
+        g = fn.__globals__
+        names: list[str] = []
+        for name in globs:
+            v = g.get(name, _Missing)
+            if v is _Missing:
+                self._add(name, "no global")
+            elif sub and dynamic(v):
+                names.append(name)
+                args.append(v)  # type: ignore[union-attr]
+                self._add(name, "argument")
+            else:
+                self.value(v, f"the global {name!r}", attrs)
+        return tuple(cells), tuple(defaults), tuple(names)
+
+
+class _Missing:
+    pass
+
+
+def describe(atoms: tuple, labels: list[str], old: tuple) -> str:
+    """What differs between the atoms ``old`` and ``atoms`` (labelled by ``labels``)."""
+    for j, (a, b) in enumerate(zip(old, atoms)):
+        if type(a) is not type(b) or a != b:
+            where = labels[j] if j < len(labels) else "what the body reads"
+            return f"{where} changed ({_shown(old, j)} -> {_shown(atoms, j)})"
+    if len(old) != len(atoms):
+        return "the structure of what the body reads changed"
+    return "nothing the body reads changed (its Tensors' shapes, dtypes or aliasing did)"
+
+
+def _shown(atoms: tuple, j: int) -> str:
+    a = atoms[j]
+    if isinstance(a, type) and j + 1 < len(atoms):
+        j += 1
+    elif not (j and isinstance(atoms[j - 1], type)):
+        return repr(a)
+    t, a = atoms[j - 1], atoms[j]
+    if t is float and type(a) is str:
+        a = float.fromhex(a)
+    return f"{t.__name__} {a!r}"
+
+
+def rebuild(fn: types.FunctionType, where: tuple, args: Any) -> types.FunctionType:
+    """``fn`` over ``args`` (an iterator): its closed-over cells, defaults and globals that
+    :meth:`Reader.function` found to be arrays and Tensors replaced by them, in order."""
+    cells_at, defaults_at, names = where
+    cells = []
+    for c, is_arg in zip(fn.__closure__ or (), cells_at):
+        if is_arg:
+            c = types.CellType(next(args))
+        cells.append(c)
+    defaults = fn.__defaults__
+    if defaults and any(defaults_at):
+        defaults = tuple(next(args) if a else v for v, a in zip(defaults, defaults_at))
+    g = fn.__globals__
+    if names:
+        g = dict(g)
+        g.update((n, next(args)) for n in names)
+    new = types.FunctionType(fn.__code__, g, fn.__name__, defaults,
+                             tuple(cells) if fn.__closure__ is not None else None)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    return new

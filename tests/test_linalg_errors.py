@@ -1,0 +1,151 @@
+"""``LinAlgError`` where NumPy raises it: ``solve``, ``inv`` and ``matrix_power`` (negative
+powers) of singular matrices, ``cholesky`` of matrices that are not positive definite,
+matrices that are not square. NumPy is the oracle over singular, near-singular, indefinite,
+NaN-holding and batched inputs: where NumPy raises, jaxtensor raises a
+``jaxtensor.linalg.LinAlgError`` (caught as NumPy's ``LinAlgError`` and as ``ValueError``);
+where it does not, the results agree."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+
+_RNG = np.random.default_rng(7)
+
+
+def _regular() -> np.ndarray:
+    return _RNG.standard_normal((3, 3)) + 3 * np.eye(3)
+
+
+def _with_row(i: int, row: Any) -> np.ndarray:
+    a = _regular()
+    a[i] = row(a)
+    return a
+
+
+# singular matrices whose LU factorization has an exactly zero pivot in every floating
+# dtype (a repeated row, a row twice another, a zero row or column): NumPy's test. Every
+# matrix is 3x3, and the stacks are of 3x3 matrices (few shapes, few compilations)
+SQUARE = {
+    "repeated_row": _with_row(2, lambda a: a[0]),
+    "twice_a_row": _with_row(1, lambda a: 2 * a[2]),
+    "zero_row": _with_row(0, lambda a: 0.0),
+    "zero_column": _regular() * [1.0, 0.0, 1.0],
+    "zeros": np.zeros((3, 3)),
+    "ones": np.ones((3, 3)),
+    "near_singular": _with_row(2, lambda a: a[0] + 1e-3 * a[1]),
+    "regular": _regular(),
+    "nan": _with_row(1, lambda a: np.nan),
+    "batch_regular": np.stack([np.stack([_regular(), _regular()]),
+                               np.stack([_regular(), _regular()])]),
+    "batch_2d_singular": np.stack([np.stack([_regular(), _regular()]),
+                                   np.stack([_regular(), np.zeros((3, 3))])]),
+    "batch_one_singular": np.stack([np.stack([np.ones((3, 3)), _regular()]),
+                                    np.stack([_regular(), _regular()])]),
+}
+SYMMETRIC = {
+    "positive_definite": (lambda b: b @ b.T + 3 * np.eye(3))(_RNG.standard_normal((3, 3))),
+    "indefinite": np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]),
+    "negative_definite": -np.eye(3),
+    "semidefinite": np.ones((3, 3)),
+    "zero": np.zeros((3, 3)),
+    "nan": np.where(np.eye(3) == 0, np.nan, 1.0),
+    "batch_one_indefinite": np.stack([np.eye(3), np.diag([1.0, -1.0, 1.0])]),
+}
+
+
+def _outcome(f: Callable[[], Any]) -> Any:
+    try:
+        return f()
+    except np.linalg.LinAlgError as e:
+        return e
+
+
+def _agree(got: Any, want: Any, name: str, a: np.ndarray) -> None:
+    if isinstance(want, Exception):
+        assert isinstance(got, jt.linalg.LinAlgError), (name, got)
+        assert isinstance(got, ValueError)
+        return
+    assert not isinstance(got, Exception), (name, got)
+    # rounding errors grow with the condition number (near-singular results are large)
+    cond = np.linalg.cond(a.astype(float)) if np.isfinite(a).all() else 1.0
+    tol = 1e-4 + 10 * np.max(cond) * np.finfo(a.dtype).eps
+    scale = np.nanmax(np.abs(want), initial=1.0)
+    np.testing.assert_allclose(np.asarray(got) / scale, want / scale, rtol=tol, atol=tol,
+                               err_msg=name)
+
+
+def _calls(a: np.ndarray, x: jt.Tensor, dtype: str) -> list[tuple[str, Callable, Callable]]:
+    """(name, NumPy's call, jaxtensor's) of each checked function of the matrices ``a``."""
+    b = np.ones(a.shape[-1], dtype)
+    return [
+        ("inv", lambda: np.linalg.inv(a), lambda: jt.linalg.inv(x).numpy()),
+        ("solve", lambda: np.linalg.solve(a, b),
+         lambda: jt.linalg.solve(x, jt.asarray(b)).numpy()),
+        ("solve_matrix", lambda: np.linalg.solve(a, np.ones(a.shape, dtype)),
+         lambda: jt.linalg.solve(x, jt.ones(a.shape, dtype=dtype)).numpy()),
+        ("matrix_power", lambda: np.linalg.matrix_power(a, -2),
+         lambda: jt.linalg.matrix_power(x, -2).numpy()),
+    ]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_singular_matrices_raise_as_numpys(dtype: str) -> None:
+    for name, a in SQUARE.items():
+        if dtype == "float32" and a.ndim > 2:
+            continue  # (a stack compiles its own kernels: float64 covers it)
+        a = a.astype(dtype)
+        x = jt.asarray(a)
+        for fname, np_call, jt_call in _calls(a, x, dtype):
+            want = _outcome(np_call)
+            _agree(_outcome(jt_call), want, f"{fname}({name}, {dtype})", a)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_cholesky_of_matrices_not_positive_definite_raises_as_numpys(dtype: str) -> None:
+    for name, a in SYMMETRIC.items():
+        a = a.astype(dtype)
+        want = _outcome(lambda a=a: np.linalg.cholesky(a))
+        got = _outcome(lambda a=a: jt.linalg.cholesky(jt.asarray(a)).numpy())
+        _agree(got, want, name, a)
+        if not isinstance(want, Exception):
+            up = jt.linalg.cholesky(jt.asarray(a), upper=True).numpy()
+            np.testing.assert_allclose(up, np.swapaxes(want, -1, -2), rtol=1e-5, atol=1e-5)
+
+
+def test_the_error_names_the_function_and_the_matrix() -> None:
+    stack = jt.asarray(SQUARE["batch_2d_singular"])  # (its [1, 1] is all zeros)
+    with pytest.raises(np.linalg.LinAlgError, match=r"linalg\.inv\(\): x\[1, 1\] is singular"):
+        jt.linalg.inv(stack)
+    with pytest.raises(jt.linalg.LinAlgError, match=r"linalg\.solve\(\): x1 is singular"):
+        jt.linalg.solve(jt.zeros((3, 3)), jt.ones(3))
+    with pytest.raises(ValueError, match=r"linalg\.cholesky\(\): x\[1\] is not positive"):
+        jt.linalg.cholesky(jt.asarray(SYMMETRIC["batch_one_indefinite"]))
+
+
+@pytest.mark.parametrize("fname", ["inv", "cholesky", "det", "eigh", "slogdet"])
+def test_non_square_input_is_numpys_linalg_error(fname: str) -> None:
+    a = np.ones((2, 3))
+    with pytest.raises(np.linalg.LinAlgError):
+        getattr(np.linalg, fname)(a)
+    with pytest.raises(jt.linalg.LinAlgError, match="square"):
+        getattr(jt.linalg, fname)(jt.asarray(a))
+
+
+def test_empty_matrices_have_empty_inverses() -> None:
+    assert jt.linalg.inv(jt.zeros((0, 0))).shape == np.linalg.inv(np.zeros((0, 0))).shape
+
+
+def test_inside_jit_the_results_are_jaxs() -> None:
+    """Under ``jaxtensor.jit`` nothing is read back: a singular matrix gives JAX's
+    non-finite result (documented), and no error."""
+    f = jt.jit(lambda a: jt.linalg.inv(a))
+    out = f(jt.asarray([[1.0, 2.0], [2.0, 4.0]])).numpy()
+    assert not np.isfinite(out).all()
+    np.testing.assert_allclose(f(jt.asarray([[2.0, 0.0], [0.0, 4.0]])).numpy(),
+                               [[0.5, 0.0], [0.0, 0.25]])

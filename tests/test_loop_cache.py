@@ -1,0 +1,335 @@
+"""The cache of eager loops is keyed on what the bodies read, never only on their code.
+
+Each stale-value class (module globals, the loop variable of a top-level Python loop,
+list/dict contents, attributes, signed zeros, bool-vs-int keys, default arguments incl.
+Tensors) runs the same program as a Python loop on NumPy (the oracle) and through
+``jt.fori_loop``/``jt.while_loop``, with the values read changing between calls. Fresh
+closures over values of the same types compile nothing (JAX's compile events counted);
+gradients through a loop leave nothing a later call meets; a body compiled again and again
+warns once (``RecompileWarning``), naming what changed.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+from test_compile_counts import count_compiles
+
+N = 4
+
+
+def np_fori(lo, hi, body):
+    for i in range(lo, hi):
+        body(i)
+
+
+def np_while(cond, body):
+    while cond():
+        body()
+
+
+def _module(src: str, **names: object) -> dict:
+    """``src`` run as a script's top level (its names are globals of a module of its own,
+    with ``names`` among them)."""
+    mod = types.ModuleType("__main__")  # (as a script run by python)
+    mod.__dict__.update(np=np, jt=jt, **names)
+    exec(compile(src, "<user_script>", "exec"), mod.__dict__)
+    return mod.__dict__
+
+
+# Each program: ``src`` defines ``run(xp, fori, while_, x)`` that writes ``x`` several times,
+# changing what the body reads between the loop calls. It runs with NumPy and a Python loop,
+# and with jaxtensor's loops, in a module of its own each.
+PROGRAMS = {
+    "module global": """
+G = 1.0
+def body(i):
+    x[i] += G
+def run(xp, fori, while_, x_):
+    global G, x
+    x = x_
+    for G in (1.0, 2.5, -3.0):
+        fori(0, 4, body)
+""",
+    "enclosing loop variable": """
+# (the loops run at the script's top level: step is a global, not a closure cell)
+for step in range(3):
+    def body(i):
+        x[i] += step
+    fori(0, 3, body)
+for step in range(3):
+    n = xp.zeros(1)
+    def more():
+        return n[0] < step + 1
+    def grow():
+        n[0] += 1
+        x[3] += step
+    while_(more, grow)
+def run(xp, fori, while_, x_):
+    pass
+""",
+    "list contents": """
+def run(xp, fori, while_, x_):
+    coef = [1.0, 2.0]
+    def body(i):
+        x_[i] = x_[i] * coef[0] + coef[1]
+    for c in (1.0, 0.5, 3.0):
+        coef[0] = c
+        coef.append(c)
+        fori(0, 4, body)
+""",
+    "dict contents": """
+def run(xp, fori, while_, x_):
+    p = {"a": 1.0}
+    def body(i):
+        x_[i] += p["a"]
+    for a in (1.0, 7.0, -2.0):
+        p["a"] = a
+        fori(1, 3, body)
+""",
+    "attributes": """
+class Params:
+    scale = 2.0
+    def __init__(self):
+        self.shift = 1.0
+    def step(self, v):
+        return v * self.scale + self.shift
+def run(xp, fori, while_, x_):
+    p = Params()
+    def body(i):
+        x_[i] = p.step(x_[i])
+    for s in (1.0, 3.0, 0.5):
+        p.shift = s
+        fori(0, 4, body)
+        Params.scale = s          # a class attribute
+        fori(0, 2, body)
+    Params.scale = 2.0
+""",
+    "a bound method as the body": """
+class Sim:
+    def __init__(self, x):
+        self.x = x
+        self.rate = 1.0
+    def body(self, i):
+        self.x[i] += self.rate
+def run(xp, fori, while_, x_):
+    s = Sim(x_)
+    for r in (1.0, 2.0, 0.25):
+        s.rate = r
+        fori(0, 4, s.body)
+""",
+    "a structure deeper than the walk": """
+class Node:
+    def __init__(self, nxt, v):
+        self.nxt, self.v = nxt, v
+def run(xp, fori, while_, x_):
+    head = None
+    for _ in range(150):
+        head = Node(head, 1.0)
+    def body(i):
+        x_[i] += head.v
+    for v in (1.0, 4.0):
+        head.v = v
+        fori(0, 4, body)
+""",
+    "signed zeros": """
+def run(xp, fori, while_, x_):
+    for v in (0.0, -0.0, 0.0, -0.0):
+        def body(i):
+            x_[i] = v
+        fori(0, 2, body)
+""",
+    "bool and int keys": """
+def run(xp, fori, while_, x_):
+    for key in ((1,), (True,), (1,), (False,)):
+        def body(i):
+            x_[key] = x_[key] + 1.0
+        fori(0, 2, body)
+""",
+    "default arguments": """
+def run(xp, fori, while_, x_):
+    for k in (1.0, 2.0, 4.0):
+        y = xp.asarray([k, k + 1, k + 2, k + 3])
+        def body(i, k=k, y=y, x=x_):
+            x[i] += k * y[i]
+        fori(0, 4, body)
+""",
+}
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_loop_reads_current_values_like_numpy(name: str) -> None:
+    src = PROGRAMS[name]
+    expected = np.arange(1.0, N + 1, dtype=np.float32)
+    _module(src, xp=np, fori=np_fori, while_=np_while, x=expected)["run"](
+        np, np_fori, np_while, expected)
+    got = jt.asarray(np.arange(1.0, N + 1, dtype=np.float32))
+    _module(src, xp=jt, fori=jt.fori_loop, while_=jt.while_loop, x=got)["run"](
+        jt, jt.fori_loop, jt.while_loop, got)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+    assert list(np.signbit(np.asarray(got))) == list(np.signbit(expected))
+
+
+def test_while_loop_reads_current_globals() -> None:
+    """A ``while_loop`` whose condition and body read globals that change."""
+    src = """
+LIMIT = 3.0
+INC = 1.0
+def cond():
+    return x[0] < LIMIT
+def body():
+    x[0] += INC
+    x[1] += 1
+def run(xp, fori, while_, x_):
+    global LIMIT, INC, x
+    x = x_
+    for LIMIT, INC in ((3.0, 1.0), (10.0, 2.0), (12.0, 0.5)):
+        while_(cond, body)
+"""
+    expected = np.zeros(N, np.float32)
+    _module(src)["run"](np, np_fori, np_while, expected)
+    got = jt.zeros(N)
+    _module(src)["run"](jt, jt.fori_loop, jt.while_loop, got)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def _ode(xp, k, y0, dt=0.1, steps=5):
+    """Euler steps of dy/dt = -k y with a right-hand side made per call."""
+    y = xp.zeros(steps + 1)
+    y[0] = y0
+
+    def rhs(v):
+        return -k[0] * v + k[1]
+
+    def body(i):
+        y[i + 1] = y[i] + dt * rhs(y[i])
+    if xp is np:
+        np_fori(0, steps, body)
+    else:
+        jt.fori_loop(0, steps, body)
+    return y
+
+
+def _helper(xp, x):
+    def twice(v):
+        return 2.0 * v
+
+    def body(i):
+        x[i] = twice(x[i]) + x[i - 1]
+    (np_fori if xp is np else jt.fori_loop)(1, N, body)
+
+
+def _defaults(xp, x):
+    w = xp.asarray([1.0, 2.0, 3.0, 4.0], dtype=xp.float32)
+
+    def body(i, x=x, w=w, c=0.5):
+        x[i] += w[i] * c
+    (np_fori if xp is np else jt.fori_loop)(0, N, body)
+
+
+FRESH = {
+    "helper def": lambda xp, x: _helper(xp, x),
+    "ode rhs closed over parameters": lambda xp, x: x.__setitem__(
+        slice(None), _ode(xp, xp.asarray([0.5, 0.1], dtype=xp.float32), 1.0)[:N]),
+    "default arguments": lambda xp, x: _defaults(xp, x),
+}
+
+
+@pytest.mark.parametrize("name", list(FRESH))
+def test_fresh_closures_of_the_same_types_compile_nothing(name: str) -> None:
+    f = FRESH[name]
+    x = jt.arange(1.0, N + 1)
+    e = np.arange(1.0, N + 1, dtype=np.float32)
+    for _ in range(2):
+        f(jt, x)
+        f(np, e)
+    assert count_compiles(lambda: [f(jt, x) for _ in range(3)]) == 0
+    for _ in range(3):
+        f(np, e)
+    np.testing.assert_allclose(np.asarray(x), e, rtol=1e-6)
+    y = jt.arange(1.0, N + 1)  # another Tensor of the same shape
+    assert count_compiles(lambda: f(jt, y)) == 0
+
+
+def _ode_loss(k):
+    return _ode(jt, k, 1.0).sum()
+
+
+def _ode_loss_jax(k):
+    def body(i, y):
+        return y.at[i + 1].set(y[i] + 0.1 * (-k[0] * y[i] + k[1]))
+    y = jnp.zeros(6).at[0].set(1.0)
+    return jax.lax.fori_loop(0, 5, body, y).sum()
+
+
+def test_grad_through_a_loop_then_more_calls() -> None:
+    """Two gradients, then plain calls with fresh Tensors: no tracer kept in a cache."""
+    for k in ([0.5, 0.1], [1.5, -0.2]):
+        g = jt.grad(_ode_loss)(jt.asarray(k))
+        np.testing.assert_allclose(np.asarray(g), np.asarray(jax.grad(_ode_loss_jax)(
+            jnp.asarray(k))), rtol=1e-5)
+    for k in ([0.5, 0.1], [2.0, 0.3]):
+        v = float(_ode_loss(jt.asarray(k)))
+        np.testing.assert_allclose(v, float(_ode_loss_jax(jnp.asarray(k))), rtol=1e-6)
+        e = _ode(np, np.asarray(k, np.float32), 1.0).sum()
+        np.testing.assert_allclose(v, e, rtol=1e-5)
+    g = jt.grad(_ode_loss)(jt.asarray([0.7, 0.0]))  # and a gradient after plain calls
+    np.testing.assert_allclose(np.asarray(g), np.asarray(jax.grad(_ode_loss_jax)(
+        jnp.asarray([0.7, 0.0]))), rtol=1e-5)
+
+
+@pytest.fixture
+def limit3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warn at the 3rd program instead of the 8th (fewer compilations to test)."""
+    monkeypatch.setattr(jt._jit._jit, "RECOMPILE_LIMIT", 3)
+
+
+def test_recompile_limit_is_documented() -> None:
+    assert jt._jit._jit.RECOMPILE_LIMIT == 8
+    assert "8th" in jt.RecompileWarning.__doc__
+
+
+@pytest.mark.usefixtures("limit3")
+def test_recompile_warning_once_naming_the_change() -> None:
+    src = """
+def run(x, n):
+    for scale in range(n):
+        def body(i):
+            x[i] += scale
+        jt.fori_loop(0, 2, body)
+"""
+    run = _module(src)["run"]
+    x = jt.zeros(2)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        run(x, 2)
+        assert not [w for w in rec if w.category is jt.RecompileWarning]
+        run(x, 5)
+    got = [w for w in rec if w.category is jt.RecompileWarning]
+    assert len(got) == 1
+    msg = str(got[0].message)
+    assert "fori_loop(run.<locals>.body)" in msg and "'scale'" in msg
+    assert "int 1 -> int 2" in msg
+    assert x.tolist() == [float(sum(range(2)) + sum(range(5)))] * 2
+
+
+@pytest.mark.usefixtures("limit3")
+def test_recompile_warning_of_a_jitted_function_names_the_change() -> None:
+    f = jt.jit(lambda a: a + 1)
+    g = jt.jit(lambda a, k: a * k, static_argnums=1)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        for n in range(1, 6):
+            f(jt.zeros(n))
+            g(jt.ones(2), n)
+    got = [str(w.message) for w in rec if w.category is jt.RecompileWarning]
+    assert len(got) == 2
+    assert "float32[2] -> float32[3]" in got[0]
+    assert "the static argument k changed (2 -> 3)" in got[1]
