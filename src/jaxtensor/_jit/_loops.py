@@ -43,7 +43,7 @@ from .._core import Tensor, _cache, current_trace
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
-from . import _jit, _reads
+from . import _branches, _jit, _reads
 from . import _trace as jtr
 
 __all__ = ["cond", "fori_loop", "while_loop"]
@@ -299,6 +299,50 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
 
 def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
                  operands: tuple) -> Any:
+    if t.mode == jtr.INHERIT or jtr.effective_mode(t) == jtr.CHECKIFY:
+        # (writes there are not gated by Trace.loop: the branches stay a conditional's)
+        return _cond_lax(t, pred, true_fun, false_fun, operands)
+    shapes: list = []
+
+    def build(carry: _Carry) -> tuple:
+        base = t.gate()
+        vals, codes = carry.initial(), carry.codes()
+        traced = []
+        met: list = []
+        for fn in (true_fun, false_fun):
+            def call(fn: Callable = fn) -> list:
+                arrays, tree, is_t = _to_arrays(fn(*operands))
+                shapes.append((tree, is_t))
+                return [jnp.asarray(a) for a in arrays]
+
+            closed, m, n_res, n_vals = _branches.trace(carry, call, base, vals, codes)
+            traced.append((closed, n_res))
+            met.extend(m)
+        (true_j, n_t), (false_j, n_f) = traced
+        tree, is_t = shapes[-1]
+        if (tree, is_t) != shapes[-2]:
+            raise TypeError("cond(): true_fun and false_fun must return the same structure "
+                            f"(got {shapes[-2][0]} and {tree})")
+        _branches.check_results(true_j, false_j, n_vals, n_t)
+        if _branches.inline_ok([true_j, false_j], n_vals):
+            # both run, each write gated: the true branch's where pred holds, then the false
+            # branch's, on what the first left, where it does not
+            v1, r1, c1 = _branches.call(true_j, pred, vals, codes, n_t)
+            outs, r2, codes = _branches.call(false_j, ~pred, v1, c1, n_f)
+            res = [lax.select(pred, a, b) for a, b in zip(r1, r2)]
+        else:
+            def branch(closed: Any, n: int) -> Callable:
+                return lambda state: _branches.call(closed, jnp.bool_(True), *state, n)
+
+            outs, res, codes = lax.cond(pred, branch(true_j, n_t), branch(false_j, n_f),
+                                        (vals, codes))
+        return (outs, _from_arrays(list(res), tree, is_t), codes), met
+
+    return _carried(t, build, loop=False)
+
+
+def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
+              operands: tuple) -> Any:
     shapes: list = []
 
     def build(carry: _Carry) -> tuple:

@@ -1,0 +1,383 @@
+"""``jt.cond`` whose branches write Tensors: a write costs its region, not the Tensor.
+
+The compiled program of a loop whose body is a ``cond`` writing one element copies no buffer
+of the Tensor's size per iteration (the optimized HLO's loop bodies, at two sizes). Random
+programs of branches that write, read what they wrote, return values and nest, with
+out-of-bounds writes in untaken branches, give what the Python ``if`` gives on NumPy (eagerly
+at the top level and inside ``jaxtensor.jit``), and an out-of-bounds write in the taken
+branch raises the eager ``IndexError`` leaving what the Python loop left.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+
+
+# -- the compiled program ------------------------------------------------------------------
+def _computations(text: str) -> dict[str, list[str]]:
+    comps: dict[str, list[str]] = {}
+    name = None
+    for line in text.splitlines():
+        m = re.match(r"^(?:ENTRY )?%?([\w.\-]+) .*\{$", line)
+        if m:
+            name = m.group(1)
+            comps[name] = []
+        elif line.startswith("}"):
+            name = None
+        elif name is not None:
+            comps[name].append(line)
+    return comps
+
+
+def _in_loops(text: str) -> list[str]:
+    """The instructions of the optimized HLO ``text`` that run in a loop body (its while
+    bodies and every computation they call)."""
+    comps = _computations(text)
+    todo = [m.group(1) for lines in comps.values() for line in lines
+            for m in [re.search(r"\bwhile\(.*\bbody=%?([\w.\-]+)", line)] if m]
+    seen: set[str] = set()
+    while todo:
+        c = todo.pop()
+        if c in seen or c not in comps:
+            continue
+        seen.add(c)
+        for line in comps[c]:
+            for m in re.finditer(r"(?:calls|body|condition|branch_computations|to_apply)="
+                                 r"\{?([%\w.\-, ]+)\}?", line):
+                todo.extend(n.strip().lstrip("%") for n in m.group(1).split(","))
+    return [line for c in seen for line in comps[c]]
+
+
+def _copied(text: str) -> list[int]:
+    """The element counts of the buffers copied inside loop bodies."""
+    out = []
+    for line in _in_loops(text):
+        m = re.search(r"= \w+\[([\d,]*)\]\{[^}]*\} copy\(", line)
+        if m:
+            out.append(int(np.prod([int(d) for d in m.group(1).split(",") if d])))
+    return out
+
+
+def _lcs_like(n: int):
+    def f(x, a):
+        def body(i):
+            j = i % n
+
+            def match():
+                x[j] = x[j - 1] + 1.0
+
+            def differ():
+                x[j] = jt.maximum(x[j], x[(j + 1) % n])
+            jt.cond(a[i % 5] > 0.5, match, differ)
+        jt.fori_loop(1, 50, body)
+        return x
+    return f
+
+
+@pytest.mark.parametrize("check_bounds", [False, True])
+def test_no_copy_of_the_written_tensor_per_iteration(check_bounds):
+    """Both branches write one element of a Tensor of 1,000 and of 100,000 elements: no
+    buffer of the Tensor's size is copied inside the loop (a conditional returning it made
+    XLA:CPU copy it every iteration)."""
+    a = jt.asarray([0.1, 0.9, 0.7, 0.2, 0.6])
+    for n in (1_000, 100_000):
+        f = jt.jit(_lcs_like(n), check_bounds=check_bounds)
+        x = jt.zeros(n)
+        text = f.lower(x, a).compile().as_text()
+        assert _in_loops(text), "no loop in the compiled program"
+        big = [c for c in _copied(text) if c >= n]
+        assert big == [], f"copies of {big} elements per iteration at n={n}"
+
+
+def test_a_branch_with_a_loop_stays_a_conditional():
+    """A branch with a loop inside runs only when taken (an XLA conditional), with the same
+    values as the Python ``if``."""
+    def f(x, a):
+        def body(i):
+            def heavy():
+                def inner(k):
+                    x[k] += 1.0
+                jt.fori_loop(0, 4, inner)
+            jt.cond(a[i % 5] > 0.5, heavy, lambda: x.__setitem__(i % 8, -1.0))
+        jt.fori_loop(0, 6, body)
+        return x
+    a = np.array([0.1, 0.9, 0.7, 0.2, 0.6], np.float32)
+    g = jt.jit(f)
+    text = g.lower(jt.zeros(8), jt.asarray(a)).compile().as_text()
+    assert any(" conditional(" in line for line in _in_loops(text))
+    want = np.zeros(8, np.float32)
+    for i in range(6):
+        if a[i % 5] > 0.5:
+            want[:4] += 1.0
+        else:
+            want[i % 8] = -1.0
+    np.testing.assert_array_equal(g(jt.zeros(8), jt.asarray(a)).numpy(), want)
+
+
+# -- random programs against the Python if on NumPy ----------------------------------------
+# A program: arrays x (8 elements) and y (5), an accumulator acc; a loop over i in range(6)
+# whose body is one cond statement; a branch is a list of statements and a returned value.
+# Statements: ("set" | "add", arr, idx, val), ("ds", arr, start, val) (a window of 2),
+# ("adv", arr, idx, val) (the integer array [j, j + 1]), ("mask", arr, c, val),
+# ("oob", arr) (a write out of bounds: only in branches never taken), ("loop", arr, val) (a
+# fori_loop adding val to arr[:3]), ("cond", pred, then, else). An index is (m, c): (i*m + c)
+# % size; a value ("rd", arr, idx, k) reads arr[idx] + k or ("i", k) is i + k; a predicate
+# (arr, idx, c) is arr[idx] > c, ("i", c) is i > c.
+_SIZES = {"x": 8, "y": 5}
+
+
+def _rand_idx(r):
+    return (r.choice([0, 1, 2, 3]), r.randrange(8))
+
+
+def _rand_val(r):
+    if r.random() < 0.6:
+        return ("rd", r.choice("xy"), _rand_idx(r), r.choice([0.0, 1.0, 2.0, -3.0]))
+    return ("i", r.choice([0.0, 1.0, 5.0]))
+
+
+def _rand_pred(r):
+    if r.random() < 0.2:
+        return ("i", r.randrange(5))
+    return (r.choice("xy"), _rand_idx(r), r.choice([-1.0, 0.0, 2.0, 4.0]))
+
+
+def _rand_branch(r, depth, never):
+    stmts = []
+    for _ in range(r.randrange(0 if depth else 1, 4)):
+        k = r.choice(["set", "add", "set", "ds", "adv", "mask", "cond", "loop"] if depth < 2
+                     else ["set", "add", "ds", "adv"])
+        arr = r.choice("xy")
+        if k in ("set", "add", "adv"):
+            stmts.append((k, arr, _rand_idx(r), _rand_val(r)))
+        elif k == "ds":
+            stmts.append((k, arr, _rand_idx(r), _rand_val(r)))
+        elif k == "mask":
+            stmts.append((k, arr, r.choice([0.0, 2.0]), _rand_val(r)))
+        elif k == "loop":
+            if r.random() < 0.3:
+                stmts.append((k, arr, _rand_val(r)))
+        else:
+            stmts.append(("cond", _rand_pred(r), _rand_branch(r, depth + 1, False),
+                          _rand_branch(r, depth + 1, False)))
+    if never:
+        stmts.insert(r.randrange(len(stmts) + 1), ("oob", r.choice("xy")))
+    return stmts, _rand_val(r)
+
+
+def program(seed):
+    r = random.Random(seed)
+    # a predicate never true guards a branch writing out of bounds: its write must neither
+    # happen nor raise
+    never = r.random() < 0.4
+    pred = ("i", 100) if never else _rand_pred(r)
+    return pred, _rand_branch(r, 0, never), _rand_branch(r, 0, False)
+
+
+def _i(i, idx, n):
+    m, c = idx
+    return (i * m + c) % n
+
+
+def _run(h, prog, x, y, acc, i):
+    """One iteration of ``prog`` with helpers ``h`` (numpy or jaxtensor)."""
+    arrs = {"x": x, "y": y}
+
+    def val(v):
+        if v[0] == "i":
+            return h.num(i) + v[1]
+        _, a, idx, k = v
+        return arrs[a][_i(i, idx, _SIZES[a])] + k
+
+    def pred(p):
+        if p[0] == "i":
+            return i > p[1]
+        a, idx, c = p
+        return arrs[a][_i(i, idx, _SIZES[a])] > c
+
+    def block(branch):
+        stmts, ret = branch
+        for s in stmts:
+            k = s[0]
+            if k in ("set", "add"):
+                a, j = arrs[s[1]], _i(i, s[2], _SIZES[s[1]])
+                if k == "set":
+                    a[j] = val(s[3])
+                else:
+                    a[j] += val(s[3])
+            elif k == "ds":
+                a = arrs[s[1]]
+                a[h.ds(_i(i, s[2], _SIZES[s[1]] - 1), 2)] = val(s[3])
+            elif k == "adv":
+                a, n = arrs[s[1]], _SIZES[s[1]]
+                j = _i(i, s[2], n - 1)
+                a[h.pair(j)] = val(s[3])
+            elif k == "mask":
+                a = arrs[s[1]]
+                a[a > s[2]] = val(s[3])
+            elif k == "oob":
+                arrs[s[1]][i + 100] = 7.0
+            elif k == "loop":
+                a, v = arrs[s[1]], val(s[2])
+
+                def inner(k, a=a, v=v):
+                    a[k] += v
+                h.loop(0, 3, inner)
+            else:
+                h.cond(pred(s[1]), lambda s=s: block(s[2]), lambda s=s: block(s[3]))
+        return val(ret)
+
+    acc[0] += h.cond(pred(prog[0]), lambda: block(prog[1]), lambda: block(prog[2]))
+
+
+class NP:
+    ds = staticmethod(lambda i, k: slice(i, i + k))
+    pair = staticmethod(lambda j: np.array([j, j + 1]))
+    cond = staticmethod(lambda p, f, g: f() if p else g())
+    num = staticmethod(float)
+
+    @staticmethod
+    def loop(lo, hi, body):
+        for k in range(lo, hi):
+            body(k)
+
+
+class JT:
+    ds = staticmethod(jt.ds)
+    pair = staticmethod(lambda j: jt.stack([j, j + 1]))
+    cond = staticmethod(jt.cond)
+    loop = staticmethod(jt.fori_loop)
+    num = staticmethod(lambda i: jt.asarray(i, dtype=jt.float64))
+
+
+_N_ITER = 6
+
+
+def _start(seed):
+    r = np.random.default_rng(seed)
+    return (r.integers(-3, 4, 8).astype(np.float64), r.integers(-3, 4, 5).astype(np.float64),
+            np.zeros(1))
+
+
+def _numpy(prog, seed):
+    x, y, acc = _start(seed)
+    for i in range(_N_ITER):
+        _run(NP, prog, x, y, acc, i)
+    return x, y, acc
+
+
+def _tensors(seed):
+    return [jt.asarray(a, dtype=jt.float64) for a in _start(seed)]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_programs_eager_top_level_loop(seed):
+    prog = program(seed)
+    x, y, acc = _tensors(seed)
+    jt.fori_loop(0, _N_ITER, lambda i: _run(JT, prog, x, y, acc, i))
+    for got, want in zip((x, y, acc), _numpy(prog, seed)):
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("seed", range(10, 15))
+def test_random_programs_in_jit(seed):
+    """Inside ``jaxtensor.jit``: one cond at the top level of the function (its predicate a
+    traced value), then the loop."""
+    prog = program(seed)
+
+    @jt.jit
+    def f(x, y, acc):
+        _run(JT, prog, x, y, acc, 0)
+        jt.fori_loop(1, _N_ITER, lambda i: _run(JT, prog, x, y, acc, i))
+
+    x, y, acc = _tensors(seed)
+    f(x, y, acc)
+    for got, want in zip((x, y, acc), _numpy(prog, seed)):
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("check_bounds", [True, False])
+def test_out_of_bounds_in_untaken_branch_is_neither_written_nor_raised(check_bounds):
+    """With checks off too: a write out of bounds gated off must not be clamped onto the
+    last element."""
+    @jt.jit(check_bounds=check_bounds)
+    def f(x):
+        def body(i):
+            jt.cond(i < 10, lambda: x.__setitem__(i, x[i] + 1.0),
+                    lambda: x.__setitem__(i + 100, 9.0))
+            jt.cond(i > 10, lambda: x.__setitem__(-i - 100, 5.0), lambda: None)
+        jt.fori_loop(0, 4, body)
+    x = jt.arange(4.0)
+    f(x)
+    assert x.tolist() == [1.0, 2.0, 3.0, 4.0]
+
+
+@pytest.mark.parametrize("where", ["eager", "jit"])
+@pytest.mark.parametrize("second", [False, True])
+def test_out_of_bounds_in_taken_branch_raises_as_eagerly(where, second):
+    """The eager IndexError, and every Tensor as the Python loop left it when it raised (the
+    taken branch's writes before the failing one kept), in either branch."""
+    def body(x, i):
+        def bad():
+            x[i] = 10.0 + i
+            x[i * 3] = 1.0
+        def good():
+            x[i] += 1.0
+        if second:
+            jt.cond(i < 2, good, bad)
+        else:
+            jt.cond(i >= 2, bad, good)
+
+    want_x = jt.zeros(5)
+    with pytest.raises(IndexError) as want:
+        for i in range(5):  # eagerly: concrete predicates run one branch, as ``if``
+            body(want_x, jt.asarray(i))
+    x = jt.zeros(5)
+    with pytest.raises(IndexError) as got:
+        if where == "eager":
+            jt.fori_loop(0, 5, lambda i: body(x, i))
+        else:
+            jt.jit(lambda x: jt.fori_loop(0, 5, lambda i: body(x, i)))(x)
+    assert str(got.value) == str(want.value)
+    assert x.tolist() == want_x.tolist()
+
+
+def test_branch_results_and_mismatches():
+    """Returned values (Tensors and Python numbers) are those of the branch taken; results
+    of other shapes or dtypes raise TypeError naming cond, as ``lax.cond`` refuses them."""
+    @jt.jit
+    def f(x):
+        return jt.cond(x[0] > 5, lambda: (x[2], 1.5), lambda: (x[0] + x[1], 2.0))
+    for v in ([1.0, 2.0, 3.0], [6.0, 2.0, 3.0]):
+        b, c = f(jt.asarray(v))
+        assert (float(b), float(c)) == ((v[2], 1.5) if v[0] > 5 else (v[0] + v[1], 2.0))
+        assert b.dtype == jt.float32
+
+    shapes = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: x[:2], lambda: x))
+    dtypes = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: 1.5, lambda: 2))
+    for g in (shapes, dtypes):
+        with pytest.raises(TypeError, match="cond"):
+            g(jt.zeros(3))
+
+
+def test_value_checks_in_untaken_branch_do_not_fire():
+    """A traced value out of an integer Tensor's range written in the untaken branch raises
+    nothing; in the taken one the eager OverflowError."""
+    def f(x, limit):
+        def body(i):
+            jt.cond(i < limit, lambda: x.__setitem__(i, i + 1),
+                    lambda: x.__setitem__(i, i + 300))
+        jt.fori_loop(0, 4, body)
+    x = jt.zeros(4, dtype=jt.int8)
+    jt.jit(f)(x, 10)
+    assert x.tolist() == [1, 2, 3, 4]
+    y = jt.zeros(4, dtype=jt.int8)
+    with pytest.raises(OverflowError, match="302 out of bounds for int8"):
+        jt.jit(f)(y, 2)
+    assert y.tolist() == [1, 2, 0, 0]
