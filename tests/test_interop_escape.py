@@ -114,7 +114,7 @@ def test_numpy_output_arguments_write_into_a_copy():
 
 
 def test_jax_functions_take_tensors():
-    t = jt.asarray([1.0, -2.0, 3.0])
+    t = jt.asarray([1.0, -2.0, 3.0], dtype=jt.float32)
     a = np.asarray([1.0, -2.0, 3.0], np.float32)
     np.testing.assert_array_equal(np.asarray(lax.neg(t)), -a)
     np.testing.assert_array_equal(np.asarray(lax.add(t, t)), a + a)
