@@ -82,7 +82,7 @@ def candidates() -> dict[str, Callable[[], None]]:
                 raise IndexError(int(code))
         return run
 
-    t_chk, t_unchk = jt.zeros(N), jt.zeros(N)
+    t_chk, t_unchk = jt.zeros(N, dtype=jt.float32), jt.zeros(N, dtype=jt.float32)
     chk, unchk = jt.jit(_scalar_writes), jt.jit(_scalar_writes, check_bounds=False)
 
     def jt_checked() -> None:

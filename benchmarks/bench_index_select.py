@@ -109,8 +109,8 @@ def forward_candidates(shape: tuple, k: int, dim: int) -> tuple[dict, int]:
     select_jit = jax.jit(lambda a, i: jt.index_select(a, dim, i).to_jax())
     copy_jit = jax.jit(lambda a: a + 0)
     src_copy = jnp.asarray(np.ones(int(np.prod(oshape)), np.float32))
-    out_t = jt.zeros(oshape)
-    out_d = jt.zeros(oshape)
+    out_t = jt.zeros(oshape, dtype=jt.float32)
+    out_d = jt.zeros(oshape, dtype=jt.float32)
     np_out = np.empty(oshape, np.float32)
 
     def jt_out_auto() -> object:
@@ -126,7 +126,7 @@ def forward_candidates(shape: tuple, k: int, dim: int) -> tuple[dict, int]:
     def jt_out_tiled() -> object:
         return jt.index_select(x, dim, idx, out=out_d, tile_shape=tile)
 
-    out_x = jt.zeros(oshape)
+    out_x = jt.zeros(oshape, dtype=jt.float32)
 
     def jt_out_direct() -> object:
         _index_select.dispatch = "direct"

@@ -70,7 +70,7 @@ def first_call(n: int) -> tuple[float, float]:
     """Seconds of the first call at ``n`` iterations (trace, compile, run), and of the best
     of three later calls at ``n`` (run only): their difference is the trace and compile."""
     make = fresh_body()
-    x = jt.ones(n + 1)
+    x = jt.ones(n + 1, dtype=jt.float32)
     times = []
     for _ in range(4):
         t0 = time.perf_counter()
@@ -134,9 +134,9 @@ def steady(n: int, rounds: int, numpy_n: int) -> dict[str, tuple[float, float]]:
     donated ``jax.jit`` loop; NumPy's loop is timed at ``numpy_n`` iterations against the
     jaxtensor loop at ``numpy_n`` iterations in the same rounds."""
     make = fresh_body()
-    xt = jt.ones(n + 1)
+    xt = jt.ones(n + 1, dtype=jt.float32)
     state = [jnp.ones(n + 1)]
-    xs = jt.ones(numpy_n + 1)
+    xs = jt.ones(numpy_n + 1, dtype=jt.float32)
     xn = np.ones(numpy_n + 1, np.float32)
 
     def run_jt() -> None:
@@ -157,7 +157,7 @@ def steady(n: int, rounds: int, numpy_n: int) -> dict[str, tuple[float, float]]:
              "jt.fori_loop (NumPy size)": run_jt_small, "NumPy Python loop": run_np}
     for f in cands.values():
         f()
-    a, b = jt.ones(n + 1), jnp.ones(n + 1)
+    a, b = jt.ones(n + 1, dtype=jt.float32), jnp.ones(n + 1)
     jt.fori_loop(1, n + 1, make(a))
     np.testing.assert_allclose(np.asarray(a), np.asarray(jax_loop(b, n)), rtol=1e-6)
     rng = np.random.default_rng(0)

@@ -66,7 +66,7 @@ def scalar_writes(sizes: list[int]) -> dict[str, dict[int, float]]:
 
 
 def _scalar_at(n: int, out: dict[str, dict[int, float]], upd: Callable) -> None:
-    x = jt.zeros(n)
+    x = jt.zeros(n, dtype=jt.float32)
     state = {"i": 0}
 
     def jt_write_read() -> None:
@@ -119,7 +119,7 @@ def _scalar_at(n: int, out: dict[str, dict[int, float]], upd: Callable) -> None:
 def slice_and_view_writes(n: int) -> list[tuple[str, float, float, float]]:
     """(workload, jaxtensor µs, JAX jit donated µs, NumPy µs)."""
     rows = []
-    x = jt.zeros(n)
+    x = jt.zeros(n, dtype=jt.float32)
     a = np.zeros(n, np.float32)
     upd = jax.jit(lambda b, s, v: jax.lax.dynamic_update_slice(b, v, (s,)), donate_argnums=0)
     ja = {"a": jnp.zeros(n, jnp.float32)}
@@ -151,7 +151,7 @@ def slice_and_view_writes(n: int) -> list[tuple[str, float, float, float]]:
     rows.append(("write through a view v[10:20] = v", per_call(jt_view, 200),
                  per_call(jax_slice, 200), per_call(np_view, 2000)))
     cols = 1000
-    x2 = jt.zeros((n // cols, cols))
+    x2 = jt.zeros((n // cols, cols), dtype=jt.float32)
     a2 = np.zeros((n // cols, cols), np.float32)
     upd2 = jax.jit(lambda b, i, j, v: b.at[i, j].set(v), donate_argnums=0)
     ja2 = {"a": jnp.zeros((n // cols, cols), jnp.float32)}
@@ -208,7 +208,7 @@ def overheads() -> list[tuple[str, float, float, float | None]]:
         None))
     rows.append(("large x.sum() (10^7 elements)", *_common.interleaved(
         lambda: block(big_a.sum()._value()), lambda: block(jba.sum()), rounds=10, n=20), None))
-    base = jt.zeros((1000, 1000))
+    base = jt.zeros((1000, 1000), dtype=jt.float32)
     view = base[10:20, 5]
 
     def read_after_write() -> None:
@@ -252,7 +252,7 @@ def compiled_mutation(n: int) -> list[tuple[str, float]]:
                 x[k * 2 * w:k * 2 * w + w] = k
 
         jm = jt.jit(mutate)
-        x = jt.zeros(n)
+        x = jt.zeros(n, dtype=jt.float32)
 
         def run_jt() -> None:
             jm(x)
@@ -278,7 +278,7 @@ import os, resource, sys
 os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false"
 import jax, jaxtensor as jt
 n = int(sys.argv[1])
-x = jt.zeros(n)
+x = jt.zeros(n, dtype=jt.float32)
 jax.block_until_ready(x._value())
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 for k in range(200):

@@ -67,7 +67,7 @@ PROGRAM = """
 import time
 import jaxtensor as jt
 t0 = time.perf_counter()  # (the first calls, not the imports)
-x = jt.zeros((64, 64))
+x = jt.zeros((64, 64), dtype=jt.float32)
 x[1:3] = 2.0
 x[:, 5] += 1
 y = jt.sum(x * 2.0 + 1, axis=0)
@@ -121,7 +121,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
         t._storage.array.block_until_ready()
 
     # iadd
-    x = jt.zeros(big)
+    x = jt.zeros(big, dtype=jt.float32)
     inc = jax.jit(lambda a: a + 1.0, donate_argnums=0)
     st = [jnp.zeros(big, jnp.float32)]  # (x64 is on: say float32)
 
@@ -153,7 +153,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
 
     sj = jax.jit(slices_jax, donate_argnums=0)
     at_starts = jnp.asarray(starts)
-    y = jt.zeros(big)
+    y = jt.zeros(big, dtype=jt.float32)
     st2 = [jnp.zeros(big, jnp.float32)]
 
     def c_slices() -> None:
@@ -171,7 +171,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
     idx, jidx = jt.asarray(idx_np), jnp.asarray(idx_np)
     mask_np = rng.random(mid) < 0.5
     mask, jmask = jt.asarray(mask_np), jnp.asarray(mask_np)
-    z = jt.zeros(mid)
+    z = jt.zeros(mid, dtype=jt.float32)
     at = jax.jit(lambda a, i: a.at[i].set(3.0), donate_argnums=0)
     wh = jax.jit(lambda a, m: jnp.where(m, 0.0, a), donate_argnums=0)
     st3 = [jnp.zeros(mid, jnp.float32)]
@@ -196,7 +196,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
     out["mask"] = list(_rounds(c_mask, a_mask, 20, rounds))
 
     # fresh_view
-    X = jt.zeros((1000, 1000))
+    X = jt.zeros((1000, 1000), dtype=jt.float32)
     XT = X.T
     ij = [(int(i), int(j)) for i, j in rng.integers(0, 1000, (1000, 2))]
 
@@ -219,7 +219,7 @@ def measure(quick: bool) -> dict[str, list[float]]:
 
     chk = jt.jit(scalar_writes)
     unchk = jt.jit(scalar_writes, check_bounds=False)
-    w = jt.zeros(mid)
+    w = jt.zeros(mid, dtype=jt.float32)
     i0 = jnp.asarray(5)
 
     def c_chk() -> None:

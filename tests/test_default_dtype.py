@@ -1,9 +1,12 @@
-"""The default floating dtype switch: ``set_default_dtype``/``get_default_dtype`` and the
-``JAXTENSOR_DEFAULT_FLOAT`` environment variable (read at import), checked against NumPy,
-whose defaults are float64/complex128."""
+"""The default floating dtypes: float64/complex128 in 64-bit mode (the import default, as
+NumPy's), float32/complex64 with it off, and the switch between them:
+``set_default_dtype``/``get_default_dtype`` and the ``JAXTENSOR_DEFAULT_FLOAT`` environment
+variable (read at import). Values are checked against NumPy."""
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import subprocess
 import sys
@@ -18,10 +21,24 @@ import jaxtensor as jt
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
+X64 = bool(jt.__array_namespace_info__().dtypes().get("float64"))
+needs_x64 = pytest.mark.skipif(not X64, reason="float64 needs JAX's 64-bit mode")
+
+
 @pytest.fixture
 def float64_default() -> Iterator[None]:
     before = jt.get_default_dtype()
     jt.set_default_dtype(jt.float64)
+    try:
+        yield
+    finally:
+        jt.set_default_dtype(before)
+
+
+@pytest.fixture
+def float32_default() -> Iterator[None]:
+    before = jt.get_default_dtype()
+    jt.set_default_dtype(jt.float32)
     try:
         yield
     finally:
@@ -64,7 +81,7 @@ DEFAULT_FLOAT_CASES: dict[str, tuple[Callable, Callable]] = {
 
 
 @pytest.mark.parametrize("case", sorted(DEFAULT_FLOAT_CASES))
-def test_default_float32(case: str) -> None:
+def test_float32_default(case: str, float32_default: None) -> None:
     ours, theirs = DEFAULT_FLOAT_CASES[case]
     expected = np.asarray(theirs())
     got = ours()
@@ -73,10 +90,9 @@ def test_default_float32(case: str) -> None:
         np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-6)
 
 
-@pytest.mark.skipif(not jt.__array_namespace_info__().dtypes().get("float64"),
-                    reason="float64 needs JAX's 64-bit mode")
+@needs_x64
 @pytest.mark.parametrize("case", sorted(DEFAULT_FLOAT_CASES))
-def test_default_float64_matches_numpy(case: str, float64_default: None) -> None:
+def test_float64_default_matches_numpy(case: str, float64_default: None) -> None:
     ours, theirs = DEFAULT_FLOAT_CASES[case]
     expected = np.asarray(theirs())
     got = ours()
@@ -85,8 +101,7 @@ def test_default_float64_matches_numpy(case: str, float64_default: None) -> None
         np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-13)
 
 
-@pytest.mark.skipif(not jt.__array_namespace_info__().dtypes().get("float64"),
-                    reason="float64 needs JAX's 64-bit mode")
+@needs_x64
 def test_float64_default_is_reported_and_keeps_explicit_dtypes(float64_default: None) -> None:
     info = jt.__array_namespace_info__()
     assert info.default_dtypes()["real floating"] == jt.float64
@@ -103,21 +118,34 @@ def test_float64_default_is_reported_and_keeps_explicit_dtypes(float64_default: 
     assert jt.asarray(np.ones(2, dtype=np.float32)).dtype == jt.float32
 
 
-@pytest.mark.skipif(not jt.__array_namespace_info__().dtypes().get("float64"),
-                    reason="float64 needs JAX's 64-bit mode")
-def test_switch_reaches_remembered_operators_and_compiled_functions() -> None:
-    before = jt.get_default_dtype()
+@needs_x64
+def test_float32_default_is_reported_and_keeps_explicit_dtypes(float32_default: None) -> None:
+    info = jt.__array_namespace_info__()
+    assert info.default_dtypes()["real floating"] == jt.float32
+    assert info.default_dtypes()["complex floating"] == jt.complex64
+    assert info.default_dtypes()["integral"] == jt.int64
+    assert jt.get_default_dtype() == jt.float32
+    x64 = jt.ones(3, dtype=jt.float64)
+    assert (x64 + 1.0).dtype == jt.float64
+    assert (x64 * 1j).dtype == jt.complex128
+    assert jt.mean(x64).dtype == jt.float64
+    assert jt.fft.fft(x64).dtype == jt.complex128
+    assert jt.asarray(np.ones(2)).dtype == jt.float64  # NumPy's float64 array stays float64
+
+
+@needs_x64
+def test_switch_reaches_remembered_operators_and_compiled_functions(
+        float64_default: None) -> None:
     x = jt.asarray([1, 2])
     f = jt.jit(lambda t: t / 2 + jt.zeros(2))
-    for _ in range(2):  # the operator fast path and the compiled function remember float32
-        assert (x / 2).dtype == (x + 1.0).dtype == f(x).dtype == jt.float32
-    try:
-        jt.set_default_dtype(jt.float64)
+    for _ in range(2):  # the operator fast path and the compiled function remember float64
         assert (x / 2).dtype == (x + 1.0).dtype == f(x).dtype == jt.float64
-        assert float((x / 3)[0]) == 1 / 3
-    finally:
-        jt.set_default_dtype(before)
-    assert (x / 2).dtype == f(x).dtype == jt.float32
+    jt.set_default_dtype(jt.float32)
+    assert (x / 2).dtype == (x + 1.0).dtype == f(x).dtype == jt.float32
+    assert float((x / 3)[0]) == float(np.float32(1) / np.float32(3))
+    jt.set_default_dtype(jt.float64)
+    assert (x / 2).dtype == f(x).dtype == jt.float64
+    assert float((x / 3)[0]) == 1 / 3
 
 
 @pytest.mark.parametrize("bad", [jt.int32, jt.complex64, jt.bool, "int64", None, "float128"])
@@ -128,15 +156,18 @@ def test_set_default_dtype_refuses_non_float(bad: object) -> None:
     assert jt.get_default_dtype() == before
 
 
-@pytest.mark.parametrize("spelling", ["jt.float64", "'float64'", "np.float64", "np.dtype('float64')"])
-def test_set_default_dtype_spellings(spelling: str) -> None:
-    if not jt.__array_namespace_info__().dtypes().get("float64"):
-        pytest.skip("float64 needs JAX's 64-bit mode")
+@needs_x64
+@pytest.mark.parametrize("spelling", ["jt.{}", "'{}'", "np.{}", "np.dtype('{}')"])
+def test_set_default_dtype_round_trips(spelling: str) -> None:
     before = jt.get_default_dtype()
     try:
-        jt.set_default_dtype(eval(spelling))
-        assert jt.get_default_dtype() == jt.float64
-        assert jt.zeros(1).dtype == jt.float64
+        for name, cname in [("float32", "complex64"), ("float64", "complex128")]:
+            assert jt.set_default_dtype(eval(spelling.format(name))) is None
+            info = jt.__array_namespace_info__().default_dtypes()
+            assert jt.get_default_dtype() == info["real floating"] == name
+            assert info["complex floating"] == cname
+            assert jt.zeros(1).dtype == jt.asarray([0.5]).dtype == name
+            assert jt.asarray(1j).dtype == cname
     finally:
         jt.set_default_dtype(before)
 
@@ -148,21 +179,72 @@ def _run(code: str, **env: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120)
 
 
-def test_environment_variable_sets_the_default_at_import() -> None:
-    code = (
-        "import jaxtensor as jt\n"
-        "d = jt.__array_namespace_info__().default_dtypes()\n"
-        "print(jt.get_default_dtype(), d['real floating'], d['complex floating'],"
-        " jt.zeros(1).dtype, (jt.arange(3) / 2).dtype, jt.asarray(1j).dtype)\n"
-    )
-    out = _run(code, JAX_ENABLE_X64="1", JAXTENSOR_DEFAULT_FLOAT="float64")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["float64", "float64", "complex128", "float64", "float64",
-                                  "complex128"]
-    out = _run(code, JAX_ENABLE_X64="1", JAXTENSOR_DEFAULT_FLOAT="float32")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["float32", "float32", "complex64", "float32", "float32",
-                                  "complex64"]
+# Every creation function (and asarray of Python numbers and lists) without a dtype, and
+# the namespace info, printed by a fresh process: (name, what it evaluates)
+IMPORT_CASES = {
+    "zeros": "jt.zeros(2)",
+    "ones": "jt.ones((2, 1))",
+    "empty": "jt.empty(2)",
+    "full(float)": "jt.full(2, 0.5)",
+    "full(complex)": "jt.full(2, 0.5j)",
+    "arange(float)": "jt.arange(0.0, 1.0, 0.25)",
+    "linspace": "jt.linspace(0, 1, 3)",
+    "linspace(complex)": "jt.linspace(0, 1j, 3)",
+    "eye": "jt.eye(2)",
+    "asarray(float)": "jt.asarray(0.1)",
+    "asarray(complex)": "jt.asarray(1 + 2j)",
+    "asarray(list of floats)": "jt.asarray([1, 0.1])",
+    "asarray(nested list of complex)": "jt.asarray([[1, 0.5j]])",
+    "int / int": "jt.arange(3) / 3",
+}
+IMPORT_CODE = (
+    "import json, numpy as np, jaxtensor as jt\n"
+    "d = jt.__array_namespace_info__().default_dtypes()\n"
+    "out = {k: str(d[k]) for k in ('real floating', 'complex floating', 'integral')}\n"
+    "out['get_default_dtype'] = str(jt.get_default_dtype())\n"
+    f"cases = {{{', '.join(f'{k!r}: {v}' for k, v in IMPORT_CASES.items())}}}\n"
+    "out.update({k: [str(t.dtype), repr(np.asarray(t).tolist())] for k, t in cases.items()})\n"
+    "print(json.dumps(out))\n"
+)
+NUMPY_CASES = {  # NumPy's values of IMPORT_CASES (NumPy computes in float64/complex128)
+    "zeros": np.zeros(2), "ones": np.ones((2, 1)), "empty": None,
+    "full(float)": np.full(2, 0.5), "full(complex)": np.full(2, 0.5j),
+    "arange(float)": np.arange(0.0, 1.0, 0.25), "linspace": np.linspace(0, 1, 3),
+    "linspace(complex)": np.linspace(0, 1j, 3), "eye": np.eye(2),
+    "asarray(float)": np.asarray(0.1), "asarray(complex)": np.asarray(1 + 2j),
+    "asarray(list of floats)": np.asarray([1, 0.1]),
+    "asarray(nested list of complex)": np.asarray([[1, 0.5j]]),
+    "int / int": np.arange(3) / 3,
+}
+
+
+@pytest.mark.parametrize(("x64", "variable", "expected"), [
+    ("1", None, "float64"),  # the import default in 64-bit mode: NumPy's
+    ("1", "float32", "float32"),
+    ("0", None, "float32"),  # 32-bit mode
+    ("0", "float32", "float32"),
+])
+def test_default_at_import(x64: str, variable: str | None, expected: str) -> None:
+    env = {"JAX_ENABLE_X64": x64}
+    if variable is not None:
+        env["JAXTENSOR_DEFAULT_FLOAT"] = variable
+    run = _run(IMPORT_CODE, **env)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    complex_ = {"float32": "complex64", "float64": "complex128"}[expected]
+    assert out.pop("real floating") == out.pop("get_default_dtype") == expected
+    assert out.pop("complex floating") == complex_
+    assert out.pop("integral") == ("int64" if x64 == "1" else "int32")
+    for case, (dtype, values) in out.items():
+        want = NUMPY_CASES[case]
+        assert dtype == (complex_ if "complex" in case else expected), case
+        if want is None:
+            continue
+        got = np.asarray(ast.literal_eval(values))
+        if expected == "float64":  # NumPy's values, exactly
+            np.testing.assert_array_equal(got, want, err_msg=case)
+        else:  # the float32 rounding of them
+            np.testing.assert_array_equal(got, want.astype(dtype), err_msg=case)
 
 
 def test_environment_variable_refuses_bad_values() -> None:

@@ -163,10 +163,10 @@ def test_empty_selections():
     for key in [(slice(2, 1),), (slice(None), slice(4, None)), ([],), (x_np > 100,),
                 (False,), (slice(None), []), (slice(0, 0), [1, 2])]:
         assert_same_array(x[key], x_np[key])
-    e = jt.zeros((0, 3))
-    assert_same_array(e[:, 1], np.zeros((0, 3), np.float32)[:, 1])
-    assert_same_array(e[[]], np.zeros((0, 3), np.float32)[[]])
-    assert_same_array(e[..., None], np.zeros((0, 3), np.float32)[..., None])
+    e = jt.zeros((0, 3))  # the default float dtype
+    assert_same_array(e[:, 1], np.zeros((0, 3), e.dtype)[:, 1])
+    assert_same_array(e[[]], np.zeros((0, 3), e.dtype)[[]])
+    assert_same_array(e[..., None], np.zeros((0, 3), e.dtype)[..., None])
 
 
 def test_index_dtypes():

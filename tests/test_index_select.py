@@ -137,26 +137,26 @@ def test_tiled_output_is_fully_written(dtype):
 def test_out_writes_into_the_given_tensor():
     x = np.random.default_rng(1).standard_normal((64, 300)).astype(np.float32)
     idx = np.random.default_rng(2).integers(0, 64, 500)
-    out = jt.zeros((500, 300))
+    out = jt.zeros((500, 300), dtype=jt.float32)
     r = jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out)
     assert r is out
     np.testing.assert_array_equal(np.asarray(out), x[idx])
     # into a view: the base sees it
-    base = jt.zeros((2, 500, 300))
+    base = jt.zeros((2, 500, 300), dtype=jt.float32)
     jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=base[1])
     np.testing.assert_array_equal(np.asarray(base[1]), x[idx])
     np.testing.assert_array_equal(np.asarray(base[0]), 0)
     # an exported buffer is never donated: the user's array stays valid
-    out2 = jt.zeros((500, 300))
+    out2 = jt.zeros((500, 300), dtype=jt.float32)
     held = out2.to_jax()
     jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out2, tile_shape=[7, 300])
     np.testing.assert_array_equal(np.asarray(held), 0)
     np.testing.assert_array_equal(np.asarray(out2), x[idx])
-    out3 = jt.zeros((500, 300))  # the tiled kernel into a donated buffer
+    out3 = jt.zeros((500, 300), dtype=jt.float32)  # the tiled kernel into a donated buffer
     jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out3, tile_shape=[64, 300])
     np.testing.assert_array_equal(np.asarray(out3), x[idx])
     with pytest.raises(ValueError, match=r"\(500, 300\)"):
-        jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=jt.zeros((5, 300)))
+        jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=jt.zeros((5, 300), dtype=jt.float32))
 
 
 def test_errors():

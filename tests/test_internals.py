@@ -879,7 +879,7 @@ def test_index_select_out_is_written_in_place():
     x = np.random.default_rng(1).standard_normal((64, 300)).astype(np.float32)
     idx = np.random.default_rng(2).integers(0, 64, 500)
     for tile in (None, [64, 300]):  # the direct gather and the tiled loop
-        out = jt.zeros((500, 300))
+        out = jt.zeros((500, 300), dtype=jt.float32)
         ptr = _buffer(out)
         jt.index_select(jt.asarray(x), 0, jt.asarray(idx), out=out, tile_shape=tile)
         assert _buffer(out) == ptr, tile  # donated, written in place

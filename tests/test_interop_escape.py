@@ -93,7 +93,7 @@ def test_numpy_view_is_read_only_and_copies_are_writeable():
         assert c.flags.writeable and c.flags.owndata or c.base is not None and c.flags.writeable
         c[0] = 100.0
     np.testing.assert_array_equal(np.asarray(t), np.arange(4.0))
-    assert t.numpy().dtype == np.float32
+    assert t.numpy().dtype == t.dtype
 
 
 def test_numpy_copy_is_independent_of_later_writes():
@@ -114,7 +114,7 @@ def test_numpy_output_arguments_write_into_a_copy():
 
 
 def test_jax_functions_take_tensors():
-    t = jt.asarray([1.0, -2.0, 3.0])
+    t = jt.asarray([1.0, -2.0, 3.0], dtype=jt.float32)
     a = np.asarray([1.0, -2.0, 3.0], np.float32)
     np.testing.assert_array_equal(np.asarray(lax.neg(t)), -a)
     np.testing.assert_array_equal(np.asarray(lax.add(t, t)), a + a)

@@ -67,7 +67,7 @@ def test_asarray_of_jax_array_never_donates_callers_buffer():
 
 def test_shared_array_between_storages_is_not_donated():
     a = jt.arange(4.0)
-    b = jt.asarray(a, dtype=jt.float32)  # same dtype: shares the Tensor
+    b = jt.asarray(a, dtype=a.dtype)  # same dtype: shares the Tensor
     assert b is a
     c = jt.reshape(a, (4,), copy=True)
     c[0:2] = 9.0

@@ -70,7 +70,7 @@ def test_where_scalars_are_weak():
     c = T([True, False])
     assert jt.where(c, T([1, 2], np.int8), 5).dtype == jt.int8
     assert jt.where(c, 1.5, T([1.0, 2.0], np.float32)).dtype == jt.float32
-    assert jt.where(c, T([1, 2]), 0.5).dtype == jt.float32
+    assert jt.where(c, T([1, 2]), 0.5).dtype == jt.get_default_dtype()  # int with float
     # two Python scalars: x1 as asarray takes it, x2 weak beside it (NumPy takes them too)
     assert jt.where(c, 1, 2).tolist() == [1, 2]
     assert jt.where(c, 1, 2).dtype == jt.asarray(1).dtype

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import array_api_strict as xs
 import jax
@@ -43,8 +44,12 @@ def test_devices_and_default_device():
 
 def test_default_dtypes_are_truthful():
     dd = INFO.default_dtypes()
-    assert dd["real floating"] == jt.float32
-    assert dd["complex floating"] == jt.complex64
+    # float64 in 64-bit mode, float32 with it off, unless the environment chose one
+    chosen = os.environ.get("JAXTENSOR_DEFAULT_FLOAT", "").strip()
+    real = jt.float32 if chosen == "float32" or not X64 else jt.float64
+    assert dd["real floating"] == real == jt.get_default_dtype()
+    assert dd["complex floating"] == (jt.complex64 if real == jt.float32 else jt.complex128)
+    assert jt.asarray(1j).dtype == dd["complex floating"]
     assert dd["integral"] == dd["indexing"] == (jt.int64 if X64 else jt.int32)
     assert jt.asarray(1).dtype == dd["integral"]
     assert jt.asarray(1.0).dtype == dd["real floating"]
@@ -107,7 +112,8 @@ def test_result_type_and_can_cast_within_kinds(a, b):
 
 def test_result_type_with_scalars_and_tensors():
     assert jt.result_type(jt.ones(1, dtype=jt.int8), 1) == jt.int8
-    assert jt.result_type(jt.int16, 1.0) == jt.float32
+    assert jt.result_type(jt.int16, 1.0) == INFO.default_dtypes()["real floating"]
+    assert jt.result_type(jt.float32, 1.0) == jt.float32
     assert jt.result_type(1, jt.float32, 1j) == jt.complex64
     with pytest.raises(ValueError, match="at least one"):
         jt.result_type(1, 2.0)
@@ -185,8 +191,8 @@ def test_astype():
     x = jt.asarray([1.7, -1.7, 0.0])
     np.testing.assert_array_equal(np.asarray(jt.astype(x, jt.int8)), [1, -1, 0])
     np.testing.assert_array_equal(np.asarray(jt.astype(x, jt.bool)), [True, True, False])
-    assert jt.astype(x, jt.float32, copy=False) is x
-    y = jt.astype(x, jt.float32)
+    assert jt.astype(x, x.dtype, copy=False) is x
+    y = jt.astype(x, x.dtype)
     assert y is not x
     y[0] = 5.0
     assert float(x[0]) == pytest.approx(1.7)

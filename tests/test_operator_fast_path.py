@@ -135,7 +135,7 @@ def test_huge_int_scalar_is_rounded_once() -> None:
     # (the first call, through promotion, is the reference: with 64-bit mode off such an int
     # is converted on the host before the kernel, as NumPy does)
     v = 2**60 + 2**36 + 1
-    x = jt.zeros(1)
+    x = jt.zeros(1, dtype=jt.float32)
     first = float(np.asarray(x + v)[0])
     if jt.__array_namespace_info__().default_dtypes()["integral"] == jt.int64:
         assert first == 2**60 + 2**37

@@ -1,7 +1,9 @@
 """Every example of Paddle's indexing guide (dynamic-graph mode) with its printed result.
 
 jaxtensor spellings: ``jt.ones``, ``jt.arange(6).reshape((2, 3))``, ``jt.full([], 1,
-dtype='int32')``, ``jt.asarray`` for ``paddle.to_tensor``. Each check compares the shape
+dtype='int32')``, ``jt.asarray`` for ``paddle.to_tensor``; Paddle's default float is float32,
+jaxtensor's float64 (NumPy's), so a port of an example that relies on that default passes
+``dtype="float32"`` and prints what the guide prints. Each check compares the shape
 and dtype the guide prints (also in our ``repr`` head) and the values. Where Paddle raises
 ``ValueError`` for index arrays that do not broadcast, jaxtensor follows NumPy
 (``docs/decisions.md``, *Indexing*): ``IndexError``. Section 5.2 (static-graph mode, ``paddle.static.setitem``) has no
@@ -49,7 +51,7 @@ def test_1_overview_table_getitem():
 
 def test_1_overview_table_setitem():
     xn = np.zeros((3, 4, 5, 6), np.float32)
-    x = jt.zeros((3, 4, 5, 6))
+    x = jt.zeros((3, 4, 5, 6), dtype="float32")
     x[0, 2:3] = jt.asarray(1.0)  # slice_scatter_
     xn[0, 2:3] = 1.0
     x[[0, 1], [2, 3]] = jt.asarray(2.0)  # index_put_
@@ -61,7 +63,7 @@ def test_1_overview_table_setitem():
 
 # -- 2. basic indexing ------------------------------------------------------------------------------
 def test_2_1_basic_index_is_a_view():
-    a = jt.ones((2, 3))
+    a = jt.ones((2, 3), dtype="float32")
     expect(a, [2, 3], "float32", [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
     b = a[0]  # b is a view of a
     expect(b, [3], "float32", [1.0, 1.0, 1.0])
@@ -130,7 +132,7 @@ def test_2_5_none():
 
 # -- 3. advanced indexing -------------------------------------------------------------------------
 def test_3_1_advanced_index_is_a_copy():
-    a = jt.ones((2, 3))
+    a = jt.ones((2, 3), dtype="float32")
     expect(a, [2, 3], "float32", [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
     b = a[[0]]  # b is not a view of a
     expect(b, [1, 3], "float32", [[1.0, 1.0, 1.0]])
@@ -218,7 +220,7 @@ def test_4_2_adjacent_and_non_adjacent():
 
 # -- 5. assignment ----------------------------------------------------------------------------------
 def test_5_1_assignment_values():
-    a = jt.ones((2, 3, 4))
+    a = jt.ones((2, 3, 4), dtype="float32")
     a[:, :, 2] = 10  # value is Python Scalar
     row = [1.0, 1.0, 10.0, 1.0]
     expect(a, [2, 3, 4], "float32", [[row] * 3] * 2)
@@ -249,6 +251,6 @@ def test_5_3_dtype_of_x_wins():
     a = jt.ones((2, 3, 4), dtype="int32")
     a[0] = 2.5  # the value is truncated since float is cast to int
     expect(a, [2, 3, 4], "int32", [[[2] * 4] * 3, [[1] * 4] * 3])
-    a = jt.full([2, 3], 1.25)
+    a = jt.full([2, 3], 1.25, dtype="float32")
     a[0] = 10  # the int value is cast to float
     expect(a, [2, 3], "float32", [[10.0, 10.0, 10.0], [1.25, 1.25, 1.25]])

@@ -204,10 +204,11 @@ def test_scalar_values_cast_like_astype():
     x[1, 2] = True
     np.testing.assert_array_equal(np.asarray(x), [[2, 2, 2], [-2, -2, 1]])
     f = jt.full((2, 3), 1.25)
+    dt = f.dtype
     f[0] = 10
     f[1, 0] = False
     np.testing.assert_array_equal(np.asarray(f), [[10, 10, 10], [0, 1.25, 1.25]])
-    assert f.dtype == jt.float32
+    assert f.dtype == dt
     b = jt.zeros(4, dtype=jt.bool)
     b[0], b[1], b[2], b[3] = 0.5, 2, -0.0, 0
     np.testing.assert_array_equal(np.asarray(b), [True, True, False, False])

@@ -5,7 +5,7 @@
 >>> y = x[1:3]        # a view
 >>> y[:] = 7
 >>> x
-Tensor(shape=[4], dtype=float32, device=cpu,
+Tensor(shape=[4], dtype=float64, device=cpu,
        [0., 7., 7., 0.])
 
 The namespace is the package: every module below contributes its ``__all__``.

@@ -107,7 +107,7 @@ def _fill(shape: Any, value: Any, dtype: np.dtype, device: Any) -> Tensor:
 
 
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
-    """A new Tensor of zeros (default dtype float32).
+    """A new Tensor of zeros (default dtype: the default float, float64 in 64-bit mode).
 
     >>> import jaxtensor as jt
     >>> jt.zeros((2,), dtype=jt.int8)
@@ -119,11 +119,11 @@ def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
 
 
 def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
-    """A new Tensor of ones (default dtype float32).
+    """A new Tensor of ones (default dtype: the default float, float64 in 64-bit mode).
 
     >>> import jaxtensor as jt
     >>> jt.ones(2)
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [1., 1.])
     """
     dt = _dtypes.default_float if dtype is None else _dtypes.as_dtype(dtype)
@@ -230,7 +230,7 @@ def full_like(x: Tensor, /, fill_value: Any, dtype: Any = None, *, device: Any =
 
     >>> import jaxtensor as jt
     >>> jt.full_like(jt.asarray([1.0, 2.0]), 3)
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [3., 3.])
     """
     x = _like(x, "full_like")
@@ -309,7 +309,7 @@ def linspace(
 
     >>> import jaxtensor as jt
     >>> jt.linspace(0, 1, 5)
-    Tensor(shape=[5], dtype=float32, device=cpu,
+    Tensor(shape=[5], dtype=float64, device=cpu,
            [0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
     if isinstance(start, Tensor):

@@ -229,27 +229,28 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
 
 
 def set_default_dtype(d: Any, /) -> None:
-    """Make ``d`` (``float32``, the default, or ``float64``) the default real floating dtype,
-    and its complex counterpart (``complex64`` or ``complex128``) the default complex dtype,
-    as ``torch.set_default_dtype`` does.
+    """Make ``d`` (``float32`` or ``float64``) the default real floating dtype, and its complex
+    counterpart (``complex64`` or ``complex128``) the default complex dtype, as
+    ``torch.set_default_dtype`` does. The defaults are ``float64``/``complex128`` in 64-bit mode
+    (as NumPy's) and ``float32``/``complex64`` with it off.
 
     Every function that picks a floating dtype by default follows it: ``asarray`` of Python
     floats, ``zeros``/``ones``/``empty``/``full``/``eye``/``linspace``/``arange`` without
     ``dtype``, float-only functions of integers (``divide``, ``sin``, ``mean``, ``fft``,
     ``linalg``), ``int_tensor + 1.0``, and ``__array_namespace_info__().default_dtypes()``.
-    Setting ``JAXTENSOR_DEFAULT_FLOAT=float64`` in the environment before import does the
-    same for the whole process. ``float64`` needs JAX's 64-bit mode (on unless
+    Setting ``JAXTENSOR_DEFAULT_FLOAT=float32`` (or ``float64``) in the environment before
+    import does the same for the whole process. ``float64`` needs JAX's 64-bit mode (on unless
     ``JAX_ENABLE_X64=0``): without it this raises ``ValueError``. The setting is process-wide;
     set it at the start of a program: it empties jaxtensor's and JAX's compilation caches, so
     functions compiled before it are traced again with the new default.
 
     >>> import jaxtensor as jt
-    >>> jt.set_default_dtype(jt.float64)
-    >>> jt.asarray([1.5]).dtype, jt.mean(jt.asarray([1, 2])).dtype
-    (dtype('float64'), dtype('float64'))
     >>> jt.set_default_dtype(jt.float32)
+    >>> jt.asarray([1.5]).dtype, jt.mean(jt.asarray([1, 2])).dtype
+    (dtype('float32'), dtype('float32'))
+    >>> jt.set_default_dtype(jt.float64)
     >>> jt.get_default_dtype()
-    dtype('float32')
+    dtype('float64')
     """
     before = _dtypes.default_float
     _dtypes.set_default_float(d)
@@ -259,11 +260,12 @@ def set_default_dtype(d: Any, /) -> None:
 
 
 def get_default_dtype() -> np.dtype:
-    """The default real floating dtype (``float32`` unless changed with
-    :func:`set_default_dtype` or ``JAXTENSOR_DEFAULT_FLOAT``), as ``torch.get_default_dtype``.
+    """The default real floating dtype (``float64`` in 64-bit mode, ``float32`` with it off,
+    unless changed with :func:`set_default_dtype` or ``JAXTENSOR_DEFAULT_FLOAT``), as
+    ``torch.get_default_dtype``.
 
     >>> import jaxtensor as jt
     >>> jt.get_default_dtype()
-    dtype('float32')
+    dtype('float64')
     """
     return _dtypes.default_float

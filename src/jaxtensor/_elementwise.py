@@ -445,7 +445,7 @@ def real(x: Tensor, /) -> Tensor:
 
     >>> import jaxtensor as jt
     >>> jt.real(jt.asarray([1 + 2j]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [1.])
     """
     x = tensor(x, "x", "real")
@@ -459,7 +459,7 @@ def imag(x: Tensor, /) -> Tensor:
 
     >>> import jaxtensor as jt
     >>> jt.imag(jt.asarray([1 + 2j]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [2.])
     """
     x = tensor(x, "x", "imag")

@@ -52,7 +52,7 @@ class ArrayNamespaceInfo:
     >>> info.capabilities()["boolean indexing"]
     True
     >>> info.default_dtypes()["real floating"]
-    dtype('float32')
+    dtype('float64')
     """
 
     __slots__ = ()
@@ -72,9 +72,9 @@ class ArrayNamespaceInfo:
         return devs if API_VERSION >= "2025.12" else list(devs)
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
-        """Default dtypes: float32 and complex64 (float64 and complex128 after
-        ``set_default_dtype(float64)`` or with ``JAXTENSOR_DEFAULT_FLOAT=float64``), and int64
-        (int32 when 64-bit mode is off)."""
+        """Default dtypes: float64, complex128 and int64 in 64-bit mode; float32, complex64 and
+        int32 with it off. ``set_default_dtype(float32)`` or ``JAXTENSOR_DEFAULT_FLOAT=float32``
+        makes the floating ones float32 and complex64 in 64-bit mode too."""
         return {
             "real floating": _dtypes.default_float,
             "complex floating": _dtypes.default_complex,

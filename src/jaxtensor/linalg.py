@@ -353,7 +353,7 @@ def eig(x: Tensor, /) -> EigResult:
 
     >>> import jaxtensor as jt
     >>> jt.linalg.eig(jt.asarray([[2.0, 0.0], [0.0, 1.0]])).eigenvalues.dtype
-    dtype('complex64')
+    dtype('complex128')
     """
     v, dt = _float_input(x, "eig")
     _eig_check(v)

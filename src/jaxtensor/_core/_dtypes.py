@@ -3,9 +3,10 @@ default floating dtypes.
 
 The dtype objects are NumPy ``dtype`` instances (``jt.float32 == np.dtype("float32")``), so
 they interoperate with NumPy and JAX without conversion. The default real and complex
-floating dtypes (``float32``/``complex64``) become ``float64``/``complex128`` when the
-environment sets ``JAXTENSOR_DEFAULT_FLOAT=float64`` before import, or after
-``jaxtensor.set_default_dtype(jaxtensor.float64)``; every caller reads them as
+floating dtypes are ``float64``/``complex128`` in 64-bit mode (NumPy's and ``jax.numpy``'s
+defaults there) and ``float32``/``complex64`` with it off; ``JAXTENSOR_DEFAULT_FLOAT``
+(``float32`` or ``float64``) in the environment before import, or
+``jaxtensor.set_default_dtype``, chooses the other; every caller reads them as
 ``_dtypes.default_float``/``_dtypes.default_complex`` at call time.
 """
 
@@ -52,8 +53,8 @@ complex_floating_dtypes = tuple(d for d in all_dtypes if d.kind == "c")
 numeric_dtypes = tuple(d for d in all_dtypes if d.kind in "iufc")
 
 #: The default real floating dtype (``set_default_float`` changes it, with ``default_complex``).
-default_float = float32
-default_complex = complex64
+default_float = float64 if X64 else float32
+default_complex = complex128 if X64 else complex64
 default_int = int64 if X64 else int32
 default_index = default_int
 
@@ -217,7 +218,7 @@ class DType:
     ``np.dtype`` instances are (``np.dtype(None)`` is float64).
 
     >>> import numpy as np, jaxtensor as jt
-    >>> jt.float32 == np.dtype("float32"), jt.ones(2).dtype == jt.float32, jt.float64 == None
+    >>> jt.float32 == np.dtype("float32"), jt.ones(2).dtype == jt.float64, jt.float64 == None
     (True, True, False)
     """
 

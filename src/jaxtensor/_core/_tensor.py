@@ -10,7 +10,7 @@ storage version it was computed at.
 >>> b = a[0]          # a view: no copy, no device work
 >>> b[1] = 10         # writes through to a
 >>> a
-Tensor(shape=[2, 3], dtype=float32, device=cpu,
+Tensor(shape=[2, 3], dtype=float64, device=cpu,
        [[ 1., 10.,  1.],
         [ 1.,  1.,  1.]])
 """
@@ -55,7 +55,7 @@ class Tensor:
     >>> import jaxtensor as jt
     >>> x = jt.asarray([[1.0, 2.0], [3.0, 4.0]])
     >>> x
-    Tensor(shape=[2, 2], dtype=float32, device=cpu,
+    Tensor(shape=[2, 2], dtype=float64, device=cpu,
            [[1., 2.],
             [3., 4.]])
     >>> x[0, 1] = 20
@@ -116,7 +116,7 @@ class Tensor:
         --------
         >>> import jaxtensor as jt
         >>> jt.asarray([1.0, 2.0]).to_jax()
-        Array([1., 2.], dtype=float32)
+        Array([1., 2.], dtype=float64)
         """
         v = self._value()
         if v is self._storage.array:
@@ -158,7 +158,7 @@ class Tensor:
 
         >>> import jaxtensor as jt
         >>> jt.asarray([1.0, 2.0]).dtype
-        dtype('float32')
+        dtype('float64')
         >>> jt.asarray([1, 2], dtype=jt.int8).dtype == jt.int8
         True
         """
@@ -363,7 +363,7 @@ class Tensor:
 
         >>> import jaxtensor as jt
         >>> jt.asarray([1.0, 2.0]).numpy()
-        array([1., 2.], dtype=float32)
+        array([1., 2.])
         """
         return np.array(self._host_value(".numpy()"))
 

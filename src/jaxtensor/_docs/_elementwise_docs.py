@@ -8,21 +8,21 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.abs(jt.asarray([-1.5, 2.0]))
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [1.5, 2. ])
     """,
     "acos": """Element-wise inverse cosine.
 
     >>> import jaxtensor as jt
     >>> jt.acos(jt.asarray([1.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "acosh": """Element-wise inverse hyperbolic cosine.
 
     >>> import jaxtensor as jt
     >>> jt.acosh(jt.asarray([1.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "add": """Element-wise ``x1 + x2``.
@@ -36,35 +36,35 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.asin(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "asinh": """Element-wise inverse hyperbolic sine.
 
     >>> import jaxtensor as jt
     >>> jt.asinh(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "atan": """Element-wise inverse tangent.
 
     >>> import jaxtensor as jt
     >>> jt.atan(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "atan2": """Element-wise quadrant-aware inverse tangent of ``x1 / x2``.
 
     >>> import jaxtensor as jt
     >>> jt.atan2(jt.asarray([1.0]), 1.0)
-    Tensor(shape=[1], dtype=float32, device=cpu,
-           [0.7853982])
+    Tensor(shape=[1], dtype=float64, device=cpu,
+           [0.78539816])
     """,
     "atanh": """Element-wise inverse hyperbolic tangent.
 
     >>> import jaxtensor as jt
     >>> jt.atanh(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "bitwise_and": """Element-wise bitwise AND of integer or boolean operands.
@@ -113,42 +113,42 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.ceil(jt.asarray([-1.5, 1.2]))
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [-1.,  2.])
     """,
     "conj": """Element-wise complex conjugate (a copy of real input).
 
     >>> import jaxtensor as jt
     >>> jt.conj(jt.asarray([1 + 2j]))
-    Tensor(shape=[1], dtype=complex64, device=cpu,
+    Tensor(shape=[1], dtype=complex128, device=cpu,
            [1.-2.j])
     """,
     "copysign": """Element-wise magnitude of ``x1`` with the sign of ``x2``.
 
     >>> import jaxtensor as jt
     >>> jt.copysign(jt.asarray([1.0, 2.0]), -1.0)
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [-1., -2.])
     """,
     "cos": """Element-wise cosine (radians).
 
     >>> import jaxtensor as jt
     >>> jt.cos(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [1.])
     """,
     "cosh": """Element-wise hyperbolic cosine.
 
     >>> import jaxtensor as jt
     >>> jt.cosh(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [1.])
     """,
     "divide": """Element-wise true division ``x1 / x2``; integers divide in the default float dtype.
 
     >>> import jaxtensor as jt
     >>> jt.divide(jt.asarray([1, 3]), 2)
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [0.5, 1.5])
     """,
     "equal": """Element-wise ``x1 == x2``.
@@ -162,21 +162,21 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.exp(jt.asarray([0.0, 1.0]))
-    Tensor(shape=[2], dtype=float32, device=cpu,
-           [1.       , 2.7182817])
+    Tensor(shape=[2], dtype=float64, device=cpu,
+           [1.        , 2.71828183])
     """,
     "expm1": """Element-wise ``exp(x) - 1``, accurate near zero.
 
     >>> import jaxtensor as jt
     >>> jt.expm1(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "floor": """Element-wise floor; integer input is returned unchanged (same dtype).
 
     >>> import jaxtensor as jt
     >>> jt.floor(jt.asarray([-1.5, 1.2]))
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [-2.,  1.])
     """,
     "floor_divide": """Element-wise floor division ``x1 // x2``.
@@ -204,7 +204,7 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.hypot(jt.asarray([3.0]), 4.0)
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [5.])
     """,
     "isfinite": """Element-wise test for finite values (integers are always finite).
@@ -246,36 +246,36 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.log(jt.asarray([1.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "log10": """Element-wise base-10 logarithm.
 
     >>> import jaxtensor as jt
     >>> jt.log10(jt.asarray([100.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [2.])
     """,
     "log1p": """Element-wise ``log(1 + x)``, accurate near zero.
 
     >>> import jaxtensor as jt
     >>> jt.log1p(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "log2": """Element-wise base-2 logarithm.
 
     >>> import jaxtensor as jt
     >>> jt.log2(jt.asarray([8.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [3.])
     """,
     "logaddexp": """Element-wise ``log(exp(x1) + exp(x2))`` without overflow.
 
     >>> import jaxtensor as jt
     >>> jt.logaddexp(jt.asarray([0.0]), 0.0)
-    Tensor(shape=[1], dtype=float32, device=cpu,
-           [0.6931472])
+    Tensor(shape=[1], dtype=float64, device=cpu,
+           [0.69314718])
     """,
     "logical_and": """Element-wise logical AND (non-boolean input is tested for non-zero).
 
@@ -309,14 +309,14 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.maximum(jt.asarray([1.0, 5.0]), 3.0)
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [3., 5.])
     """,
     "minimum": """Element-wise minimum; NaN if either operand is NaN.
 
     >>> import jaxtensor as jt
     >>> jt.minimum(jt.asarray([1.0, 5.0]), 3.0)
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [1., 3.])
     """,
     "multiply": """Element-wise ``x1 * x2``.
@@ -357,14 +357,14 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.pow(jt.asarray([1.0, 2.0, 3.0]), 2)
-    Tensor(shape=[3], dtype=float32, device=cpu,
+    Tensor(shape=[3], dtype=float64, device=cpu,
            [1., 4., 9.])
     """,
     "reciprocal": """Element-wise ``1 / x``.
 
     >>> import jaxtensor as jt
     >>> jt.reciprocal(jt.asarray([2.0, 4.0]))
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [0.5 , 0.25])
     """,
     "remainder": """Element-wise remainder with the sign of the divisor (Python's ``%``).
@@ -378,14 +378,14 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.round(jt.asarray([0.5, 1.5, 2.4]))
-    Tensor(shape=[3], dtype=float32, device=cpu,
+    Tensor(shape=[3], dtype=float64, device=cpu,
            [0., 2., 2.])
     """,
     "sign": """Element-wise sign: -1, 0 or 1 (``x / |x|`` for complex, 0 for 0).
 
     >>> import jaxtensor as jt
     >>> jt.sign(jt.asarray([-3.0, 0.0, 2.0]))
-    Tensor(shape=[3], dtype=float32, device=cpu,
+    Tensor(shape=[3], dtype=float64, device=cpu,
            [-1.,  0.,  1.])
     """,
     "signbit": """Element-wise test of the sign bit (True for -0.0 and negative NaNs too).
@@ -399,21 +399,21 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.sin(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "sinh": """Element-wise hyperbolic sine.
 
     >>> import jaxtensor as jt
     >>> jt.sinh(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "sqrt": """Element-wise square root (principal branch for complex input).
 
     >>> import jaxtensor as jt
     >>> jt.sqrt(jt.asarray([4.0, 9.0]))
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [2., 3.])
     """,
     "square": """Element-wise ``x * x``.
@@ -427,28 +427,28 @@ DOCS: dict[str, str] = {
 
     >>> import jaxtensor as jt
     >>> jt.subtract(jt.asarray([1.0, 2.0]), 0.5)
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [0.5, 1.5])
     """,
     "tan": """Element-wise tangent (radians).
 
     >>> import jaxtensor as jt
     >>> jt.tan(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "tanh": """Element-wise hyperbolic tangent.
 
     >>> import jaxtensor as jt
     >>> jt.tanh(jt.asarray([0.0]))
-    Tensor(shape=[1], dtype=float32, device=cpu,
+    Tensor(shape=[1], dtype=float64, device=cpu,
            [0.])
     """,
     "trunc": """Element-wise rounding toward zero.
 
     >>> import jaxtensor as jt
     >>> jt.trunc(jt.asarray([-1.5, 1.7]))
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [-1.,  1.])
     """,
 }

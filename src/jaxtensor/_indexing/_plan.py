@@ -135,7 +135,7 @@ class ds:
     >>> x = jt.zeros(6)
     >>> x[jt.ds(2, 3)] += 1
     >>> x
-    Tensor(shape=[6], dtype=float32, device=cpu,
+    Tensor(shape=[6], dtype=float64, device=cpu,
            [0., 0., 1., 1., 1., 0.])
     """
 

@@ -8,7 +8,7 @@
 >>> for i in range(4):
 ...     bump(a, i)         # compiles once: the index value is dynamic
 >>> a
-Tensor(shape=[4], dtype=float32, device=cpu,
+Tensor(shape=[4], dtype=float64, device=cpu,
        [1., 1., 1., 1.])
 
 One call path (see ``docs/architecture.md``):
@@ -1177,11 +1177,11 @@ def jit(
         >>> a = jt.asarray([1., 2., 3., 4.])
         >>> cumulative(a)
         >>> a
-        Tensor(shape=[4], dtype=float32, device=cpu,
+        Tensor(shape=[4], dtype=float64, device=cpu,
                [ 1.,  3.,  6., 10.])
         >>> jt.jit(lambda x, y: y.__setitem__(0, 5.))(a, a[2:])   # aliasing survives
         >>> a
-        Tensor(shape=[4], dtype=float32, device=cpu,
+        Tensor(shape=[4], dtype=float64, device=cpu,
                [ 1.,  3.,  5., 10.])
     """
     for k, why in _REJECTED.items():

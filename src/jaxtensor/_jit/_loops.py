@@ -9,7 +9,7 @@ Tensors it makes) with every write kind, and the loop is compiled into one XLA l
 ...     x[i] = x[i - 1] * 0.5 + x[i]
 >>> jt.fori_loop(1, 6, step)
 >>> x
-Tensor(shape=[6], dtype=float32, device=cpu,
+Tensor(shape=[6], dtype=float64, device=cpu,
        [1.     , 1.5    , 1.75   , 1.875  , 1.9375 , 1.96875])
 
 How (``docs/loops.md``, ``docs/decisions.md``): inside a ``jaxtensor.jit`` trace
@@ -550,10 +550,10 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any = _NO) -
     ...     x[i] += x[i - 1]
     >>> jt.fori_loop(1, 5, body)
     >>> x
-    Tensor(shape=[5], dtype=float32, device=cpu,
+    Tensor(shape=[5], dtype=float64, device=cpu,
            [ 0.,  1.,  3.,  6., 10.])
     >>> jt.fori_loop(0, 3, lambda i, c: c * 2, jt.asarray(1.0))
-    Tensor(shape=[], dtype=float32, device=cpu,
+    Tensor(shape=[], dtype=float64, device=cpu,
            8.)
     """
     if not callable(body_fun):
@@ -584,7 +584,7 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any = _NO) -> A
     ...     x[1] += 1
     >>> jt.while_loop(lambda: x[0] < 100, body)
     >>> x
-    Tensor(shape=[2], dtype=float32, device=cpu,
+    Tensor(shape=[2], dtype=float64, device=cpu,
            [128.,   7.])
     """
     for name, f in (("cond_fun", cond_fun), ("body_fun", body_fun)):
@@ -615,7 +615,7 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     ...     jt.cond(x[i] < 0, lambda: x.__setitem__(i, 0.0), lambda: None)
     >>> jt.fori_loop(0, 3, clip_negatives)
     >>> x
-    Tensor(shape=[3], dtype=float32, device=cpu,
+    Tensor(shape=[3], dtype=float64, device=cpu,
            [3., 0., 5.])
     """
     for name, f in (("true_fun", true_fun), ("false_fun", false_fun)):
