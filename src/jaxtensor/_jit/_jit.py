@@ -545,6 +545,10 @@ class Jitted:
             return self._call(args, kwargs)
         finally:
             CALL.reset(tok)
+            if type(spec[8]) is tuple and spec[8][1] != jtr.CHECKIFY:
+                # (its checks went to this enclosing trace while JAX traced it: a plan that
+                # JAX would not trace again must not serve another enclosing trace)
+                self._plans.pop(spec, None)
         return self._finish(plan, result, storages, d.leaves, True, before)
 
     def _lower(self, spec: tuple, d: _Desc) -> tuple[Plan, Any] | None:
