@@ -47,6 +47,47 @@ def _wrap(tree: Any) -> Any:
         tree, is_leaf=_is_tensor)
 
 
+def _top_level() -> bool:
+    """Whether a transform is called outside every trace (no ``jaxtensor.jit`` around it,
+    no JAX transformation): there its bounds checks are its own."""
+    return _current.get() is None and isinstance(current_trace(), EvalTrace)
+
+
+def _with_error(f: Callable, has_aux: bool) -> Callable:
+    """``f`` (returning ``out`` or ``(out, aux)``) run under ``jax.experimental.checkify``,
+    returning ``(out, (aux, error))``: the transform around it (``grad``/``vjp``/``jvp``)
+    carries the error state out as auxiliary data. (Checkify around the transform instead
+    loses a check made in a loop body under reverse-mode differentiation.)"""
+    checked = checkify.checkify(f, errors=checkify.user_checks)
+
+    def g(*args: Any, **kwargs: Any) -> Any:
+        err, out = checked(*args, **kwargs)
+        if has_aux:
+            return out[0], (out[1], err)
+        return out, (None, err)
+
+    return g
+
+
+def _raise_failed(err: Any) -> None:
+    """Raise the eager error of a failed bounds check reported by :func:`_with_error`."""
+    error = checkify_error(err)
+    if error is not None:
+        raise error
+
+
+class _Checking:
+    """The bounds checks of a transform's call made at top level: a :class:`CheckedTrace`
+    is installed while JAX traces the function, so a ``jaxtensor.jit`` function or loop
+    called inside checks in checkify mode."""
+
+    def __enter__(self) -> None:
+        self.tok = _current.set(CheckedTrace())
+
+    def __exit__(self, *exc: Any) -> None:
+        _current.reset(self.tok)
+
+
 def _scalar_out(out: Any) -> Any:
     if isinstance(out, Tensor):
         return out._value()
@@ -86,11 +127,18 @@ def value_and_grad(
 
     g = jax.value_and_grad(f, argnums, has_aux=has_aux, holomorphic=holomorphic,
                            allow_int=allow_int)
+    gc = jax.value_and_grad(_with_error(f, has_aux), argnums, has_aux=True,
+                            holomorphic=holomorphic, allow_int=allow_int)
 
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        (val_aux, grads) = g(*args, **kwargs)
-        return _wrap(val_aux), _wrap(grads)
+        if not _top_level():
+            (val_aux, grads) = g(*args, **kwargs)
+            return _wrap(val_aux), _wrap(grads)
+        with _Checking():
+            (val, (aux, err)), grads = gc(*args, **kwargs)
+        _raise_failed(err)
+        return _wrap((val, aux) if has_aux else val), _wrap(grads)
 
     return wrapped
 
@@ -141,7 +189,13 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
             return _unwrap(out[0]), _unwrap(out[1])
         return _unwrap(out)
 
-    res = jax.vjp(f, *primals, has_aux=has_aux)
+    if _top_level():
+        with _Checking():
+            out, back, (aux, err) = jax.vjp(_with_error(f, has_aux), *primals, has_aux=True)
+        _raise_failed(err)
+        res = (out, back, aux)
+    else:
+        res = jax.vjp(f, *primals, has_aux=has_aux)
     out, back = res[0], res[1]
 
     def vjp_fn(ct: Any) -> Any:
@@ -176,7 +230,14 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
             return _unwrap(out[0]), _unwrap(out[1])
         return _unwrap(out)
 
-    res = jax.jvp(f, primals, tangents, has_aux=has_aux)
+    if _top_level():
+        with _Checking():
+            out, t_out, (aux, err) = jax.jvp(_with_error(f, has_aux), primals, tangents,
+                                             has_aux=True)
+        _raise_failed(err)
+        res = (out, t_out, aux) if has_aux else (out, t_out)
+    else:
+        res = jax.jvp(f, primals, tangents, has_aux=has_aux)
     return tuple(_wrap(r) for r in res)
 
 
@@ -210,16 +271,11 @@ def vmap(
 
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if _current.get() is not None or not isinstance(current_trace(), EvalTrace):
+        if not _top_level():
             return _wrap(f(*args, **kwargs))
-        tok = _current.set(CheckedTrace())
-        try:
+        with _Checking():
             err, out = checked(*args, **kwargs)
-        finally:
-            _current.reset(tok)
-        error = checkify_error(err)
-        if error is not None:
-            raise error
+        _raise_failed(err)
         return _wrap(out)
 
     return wrapped
