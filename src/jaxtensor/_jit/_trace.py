@@ -291,6 +291,9 @@ class Trace(JitTrace):
             self.msgs.append(msg)
             self._passed(~fail)
             return
+        if not self._here():  # (a loop's carried check inside another JAX transformation)
+            self.missed = True
+            return
         lp = self.loop
         self.items.append((np.bool_(False), np.asarray(0, _IDX), None))
         self.msgs.append(msg)

@@ -22,7 +22,7 @@ from jax.experimental import checkify
 from .._core import Tensor, current_trace
 from .._core import current as _current
 from ._jit import jit
-from ._trace import CheckedTrace, EvalTrace, checkify_error
+from ._trace import CHECKIFY, CheckedTrace, EvalTrace, checkify_error, effective_mode
 
 __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
 
@@ -53,6 +53,26 @@ def _top_level() -> bool:
     return _current.get() is None and isinstance(current_trace(), EvalTrace)
 
 
+def _checking() -> str | None:
+    """How the bounds checks of a transform's function are made: ``"top"`` (a top-level
+    call: they raise after the transform), ``"nested"`` (inside a trace checking under
+    checkify, ``jaxtensor.jit``'s or a top-level transform's: the transform reports them to
+    that checkify), or None (no checks, or the enclosing ``jaxtensor.jit`` checks in its own
+    mode: a check it cannot carry out makes it trace the function again under checkify)."""
+    t = _current.get()
+    if t is None:
+        return "top" if isinstance(current_trace(), EvalTrace) else None
+    return "nested" if effective_mode(t) == CHECKIFY else None
+
+
+def _report(err: Any, how: str) -> None:
+    """Report the error state of a transform's function (``_checking()`` gave ``how``)."""
+    if how == "top":
+        _raise_failed(err)
+    else:
+        checkify.check_error(err)
+
+
 def _with_error(f: Callable, has_aux: bool) -> Callable:
     """``f`` (returning ``out`` or ``(out, aux)``) run under ``jax.experimental.checkify``,
     returning ``(out, (aux, error))``: the transform around it (``grad``/``vjp``/``jvp``)
@@ -79,13 +99,19 @@ def _raise_failed(err: Any) -> None:
 class _Checking:
     """The bounds checks of a transform's call made at top level: a :class:`CheckedTrace`
     is installed while JAX traces the function, so a ``jaxtensor.jit`` function or loop
-    called inside checks in checkify mode."""
+    called inside checks in checkify mode (nested, the enclosing trace already does)."""
+
+    def __init__(self, how: str = "top") -> None:
+        self.how = how
+        self.tok: Any = None
 
     def __enter__(self) -> None:
-        self.tok = _current.set(CheckedTrace())
+        if self.how == "top":
+            self.tok = _current.set(CheckedTrace())
 
     def __exit__(self, *exc: Any) -> None:
-        _current.reset(self.tok)
+        if self.tok is not None:
+            _current.reset(self.tok)
 
 
 def _scalar_out(out: Any) -> Any:
@@ -132,12 +158,13 @@ def value_and_grad(
 
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not _top_level():
+        how = _checking()
+        if how is None:
             (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
-        with _Checking():
+        with _Checking(how):
             (val, (aux, err)), grads = gc(*args, **kwargs)
-        _raise_failed(err)
+        _report(err, how)
         return _wrap((val, aux) if has_aux else val), _wrap(grads)
 
     return wrapped
@@ -189,10 +216,11 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
             return _unwrap(out[0]), _unwrap(out[1])
         return _unwrap(out)
 
-    if _top_level():
-        with _Checking():
+    how = _checking()
+    if how is not None:
+        with _Checking(how):
             out, back, (aux, err) = jax.vjp(_with_error(f, has_aux), *primals, has_aux=True)
-        _raise_failed(err)
+        _report(err, how)
         res = (out, back, aux)
     else:
         res = jax.vjp(f, *primals, has_aux=has_aux)
@@ -230,11 +258,12 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
             return _unwrap(out[0]), _unwrap(out[1])
         return _unwrap(out)
 
-    if _top_level():
-        with _Checking():
+    how = _checking()
+    if how is not None:
+        with _Checking(how):
             out, t_out, (aux, err) = jax.jvp(_with_error(f, has_aux), primals, tangents,
                                              has_aux=True)
-        _raise_failed(err)
+        _report(err, how)
         res = (out, t_out, aux) if has_aux else (out, t_out)
     else:
         res = jax.jvp(f, primals, tangents, has_aux=has_aux)
