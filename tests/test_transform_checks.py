@@ -203,3 +203,39 @@ def test_vmap(name: str) -> None:
     got = jt.vmap(lambda w: f(w, 1))(jt.asarray(ws))
     np.testing.assert_allclose(np.asarray(got), jax.vmap(lambda w: oracle(w, 1))(ws),
                                rtol=1e-6)
+
+
+def _closed_program(h: jt.Tensor, k: int) -> Callable:
+    """A loss writing the Tensor ``h`` it closes over: directly (a value of w) before and
+    after a loop whose writes reach ``i + k``."""
+
+    def loss(w: jt.Tensor) -> jt.Tensor:
+        h[0] = w[0] * 3
+        jt.fori_loop(0, 3, lambda i: h.__setitem__(i + k, w[1] * i))
+        h[1] = 7.0
+        return (w * w).sum()
+
+    return loss
+
+
+@pytest.mark.parametrize("how", ["grad", "vjp"])
+@pytest.mark.parametrize("k", [1, 2])
+def test_closed_over_writes_as_eager(how: str, k: int) -> None:
+    # the closed-over Tensor holds what the eager program leaves (in bounds: every write;
+    # out of bounds: the writes before the failing check), and the error is the eager one
+    eager = jt.zeros(N + 1)[:N]
+    try:
+        _closed_program(eager, k)(jt.asarray(W))
+        err = None
+    except IndexError as e:
+        err = str(e)
+    h = jt.zeros(N + 1)[:N]  # (a view: the write-back goes through its base)
+    run = REVERSE_TRANSFORMS[how]
+    if err is None:
+        np.testing.assert_allclose(run(_closed_program(h, k), W), 2 * W)
+    else:
+        with pytest.raises(IndexError) as e:
+            run(_closed_program(h, k), W)
+        assert str(e.value) == err
+    assert h.tolist() == eager.tolist()
+    assert (k == 2) == (err is not None)

@@ -65,53 +65,64 @@ def _checking() -> str | None:
     return "nested" if effective_mode(t) == CHECKIFY else None
 
 
-def _report(err: Any, how: str) -> None:
-    """Report the error state of a transform's function (``_checking()`` gave ``how``)."""
-    if how == "top":
-        _raise_failed(err)
-    else:
-        checkify.check_error(err)
-
-
 def _with_error(f: Callable, has_aux: bool) -> Callable:
     """``f`` (returning ``out`` or ``(out, aux)``) run under ``jax.experimental.checkify``,
-    returning ``(out, (aux, error))``: the transform around it (``grad``/``vjp``/``jvp``)
-    carries the error state out as auxiliary data. (Checkify around the transform instead
-    loses a check made in a loop body under reverse-mode differentiation.)"""
-    checked = checkify.checkify(f, errors=checkify.user_checks)
+    returning ``(out, (aux, error, written))``: the transform around it (``grad``/``vjp``/
+    ``jvp``) carries the error state and the values written into closed-over Tensors
+    (``CheckedTrace.written``) out as auxiliary data. (Checkify around the transform
+    instead loses a check made in a loop body under reverse-mode differentiation.)"""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        out = f(*args, **kwargs)
+        t = _current.get()
+        written = t.written() if isinstance(t, CheckedTrace) else []
+        sts[:] = [st for st, _ in written]
+        return out, [v for _, v in written]
+
+    sts: list = []
+    checked = checkify.checkify(run, errors=checkify.user_checks)
 
     def g(*args: Any, **kwargs: Any) -> Any:
-        err, out = checked(*args, **kwargs)
+        err, (out, vals) = checked(*args, **kwargs)
+        written = (tuple(sts), vals)
         if has_aux:
-            return out[0], (out[1], err)
-        return out, (None, err)
+            return out[0], (out[1], err, written)
+        return out, (None, err, written)
 
     return g
 
 
-def _raise_failed(err: Any) -> None:
-    """Raise the eager error of a failed bounds check reported by :func:`_with_error`."""
-    error = checkify_error(err)
-    if error is not None:
-        raise error
-
-
 class _Checking:
-    """The bounds checks of a transform's call made at top level: a :class:`CheckedTrace`
-    is installed while JAX traces the function, so a ``jaxtensor.jit`` function or loop
-    called inside checks in checkify mode (nested, the enclosing trace already does)."""
+    """The bounds checks of a transform's call: at top level (``how``) a
+    :class:`CheckedTrace` is installed while JAX traces the function, so a ``jaxtensor.jit``
+    function or loop called inside checks in checkify mode (nested, the enclosing trace
+    already does). ``finish`` installs the values written into closed-over Tensors, then
+    reports a failed check: raises its eager error at top level, or hands it to the
+    enclosing checkify."""
 
-    def __init__(self, how: str = "top") -> None:
+    def __init__(self, how: str, closed: bool = True) -> None:
         self.how = how
+        self.closed = closed
         self.tok: Any = None
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> _Checking:
         if self.how == "top":
-            self.tok = _current.set(CheckedTrace())
+            self.tok = _current.set(CheckedTrace(self.closed))
+        return self
 
     def __exit__(self, *exc: Any) -> None:
         if self.tok is not None:
             _current.reset(self.tok)
+
+    def finish(self, err: Any, written: Any = ((), ())) -> None:
+        for st, v in zip(*written):
+            st.install(v)
+        if self.how != "top":
+            checkify.check_error(err)
+            return
+        error = checkify_error(err)
+        if error is not None:
+            raise error
 
 
 def _scalar_out(out: Any) -> Any:
@@ -162,9 +173,9 @@ def value_and_grad(
         if how is None:
             (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
-        with _Checking(how):
-            (val, (aux, err)), grads = gc(*args, **kwargs)
-        _report(err, how)
+        with _Checking(how) as c:
+            (val, (aux, err, written)), grads = gc(*args, **kwargs)
+        c.finish(err, written)
         return _wrap((val, aux) if has_aux else val), _wrap(grads)
 
     return wrapped
@@ -218,9 +229,10 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
     how = _checking()
     if how is not None:
-        with _Checking(how):
-            out, back, (aux, err) = jax.vjp(_with_error(f, has_aux), *primals, has_aux=True)
-        _report(err, how)
+        with _Checking(how) as c:
+            out, back, (aux, err, written) = jax.vjp(_with_error(f, has_aux), *primals,
+                                                     has_aux=True)
+        c.finish(err, written)
         res = (out, back, aux)
     else:
         res = jax.vjp(f, *primals, has_aux=has_aux)
@@ -260,10 +272,10 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
 
     how = _checking()
     if how is not None:
-        with _Checking(how):
-            out, t_out, (aux, err) = jax.jvp(_with_error(f, has_aux), primals, tangents,
-                                             has_aux=True)
-        _report(err, how)
+        with _Checking(how) as c:
+            out, t_out, (aux, err, written) = jax.jvp(_with_error(f, has_aux), primals,
+                                                      tangents, has_aux=True)
+        c.finish(err, written)
         res = (out, t_out, aux) if has_aux else (out, t_out)
     else:
         res = jax.jvp(f, primals, tangents, has_aux=has_aux)
@@ -302,9 +314,9 @@ def vmap(
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not _top_level():
             return _wrap(f(*args, **kwargs))
-        with _Checking():
+        with _Checking("top", closed=False) as c:
             err, out = checked(*args, **kwargs)
-        _raise_failed(err)
+        c.finish(err)
         return _wrap(out)
 
     return wrapped
