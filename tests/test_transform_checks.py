@@ -116,6 +116,16 @@ def _while(w: jt.Tensor, k: int) -> jt.Tensor:
     return (h * h).sum()
 
 
+def _arg_write(w: jt.Tensor, k: int) -> jt.Tensor:
+    w[0] = w[0] * 2  # (on the transform's copy of the argument)
+    w[1:] *= 3.0
+    return _fori(w, k)
+
+
+def _arg_write_jax(w: jax.Array, k: int) -> jax.Array:
+    return _fori_jax(jnp.stack([w[0] * 2, w[1] * 3]), k)
+
+
 PROGRAMS = {
     "fori": (_fori, _fori_jax),
     "nested": (_nested, _nested_jax),
@@ -123,9 +133,10 @@ PROGRAMS = {
     "read": (_read, _read_jax),
     "window": (_window, _window_jax),
     "while": (_while, _fori_jax),
+    "arg_write": (_arg_write, _arg_write_jax),
 }
 # (reverse-mode differentiation of a while_loop is JAX's error: forward mode and vmap only)
-REVERSE = ["fori", "nested", "jit_helper", "read", "window"]
+REVERSE = ["fori", "nested", "jit_helper", "read", "window", "arg_write"]
 
 W = np.array([1.5, -0.5], np.float32)
 T = np.array([0.25, 2.0], np.float32)

@@ -377,8 +377,9 @@ class CheckedTrace(JitTrace):
     index values are checked with ``checkify.check``.
 
     With ``closed`` (``grad``/``vjp``/``jvp``), a traced value written into a storage made
-    outside every trace (a Tensor the function closes over) is kept here, gated by the
-    checks so far, for the transform to install after it: ``written()`` lists them."""
+    outside the function's trace is kept here (gated by the checks so far); those made
+    outside every trace (Tensors the function closes over), ``written()``, the transform
+    installs after it."""
 
     __slots__ = ("closed",)
     mode = CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
@@ -395,8 +396,11 @@ class CheckedTrace(JitTrace):
         return st.settled()
 
     def _kept(self, st: Storage, new: Any) -> bool:
+        """Whether ``new`` is kept here rather than installed: a traced value for a storage
+        made outside this trace (closed over, or the transform's copy of an argument, made
+        in the trace around checkify's)."""
         return (self.closed is not None and isinstance(new, Tracer)
-                and isinstance(st.trace, EvalTrace))
+                and st.trace is not current_trace())
 
     def write(self, st: Storage, new: Any) -> None:
         if self._kept(st, new):
@@ -414,7 +418,9 @@ class CheckedTrace(JitTrace):
         self.write(st, new)
 
     def written(self) -> list[tuple[Storage, Any]]:
-        return list((self.closed or {}).items())
+        """The values written into storages made outside every trace (closed over)."""
+        return [(st, v) for st, v in (self.closed or {}).items()
+                if isinstance(st.trace, EvalTrace)]
 
     def _ok_so_far(self) -> None:
         """Writes are not gated here (the batched function's writes are its own)."""
