@@ -250,3 +250,26 @@ def test_closed_over_writes_as_eager(how: str, k: int) -> None:
         assert str(e.value) == err
     assert h.tolist() == eager.tolist()
     assert (k == 2) == (err is not None)
+
+
+# a transform inside another (the inner one reports its checks to the outer's checkify)
+COMPOSED = {
+    "grad_grad": (lambda f: jt.grad(lambda v: jt.grad(f)(v)[0]),
+                  lambda f: jax.grad(lambda v: jax.grad(f)(v)[0])),
+    "vmap_grad": (lambda f: lambda w: jt.vmap(jt.grad(f))(jt.stack([w, 2 * w])),
+                  lambda f: lambda w: jax.vmap(jax.grad(f))(jnp.stack([w, 2 * w]))),
+    "grad_vmap": (lambda f: jt.grad(lambda w: jt.vmap(f)(jt.stack([w, 2 * w])).sum()),
+                  lambda f: jax.grad(lambda w: jax.vmap(f)(jnp.stack([w, 2 * w])).sum())),
+}
+
+
+@pytest.mark.parametrize("how", list(COMPOSED))
+def test_composed(how: str) -> None:
+    mine, theirs = COMPOSED[how]
+    msg = _eager_error(_fori, 2)
+    with pytest.raises(IndexError) as e:
+        mine(lambda w: _fori(w, 2))(jt.asarray(W))
+    assert str(e.value) == msg
+    got = mine(lambda w: _fori(w, 1))(jt.asarray(W))
+    want = theirs(lambda w: _fori_jax(w, 1))(jnp.asarray(W))
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5)
