@@ -291,6 +291,9 @@ class Trace(JitTrace):
             self.msgs.append(msg)
             self._passed(~fail)
             return
+        if not self._here():  # (a loop's carried check inside another JAX transformation)
+            self.missed = True
+            return
         lp = self.loop
         self.items.append((np.bool_(False), np.asarray(0, _IDX), None))
         self.msgs.append(msg)
@@ -370,17 +373,54 @@ class BodyChecks:
 
 class CheckedTrace(JitTrace):
     """Bounds checks for a function transformed under ``checkify`` outside ``jaxtensor.jit``
-    (``jaxtensor.vmap``): storages are read and written as they are; traced index values
-    are checked with ``checkify.check``."""
+    (``jaxtensor.vmap``, ``grad``, ...): storages are read and written as they are; traced
+    index values are checked with ``checkify.check``.
 
-    __slots__ = ()
+    With ``closed`` (``grad``/``vjp``/``jvp``), a traced value written into a storage made
+    outside the function's trace is kept here (gated by the checks so far); those made
+    outside every trace (Tensors the function closes over), ``written()``, the transform
+    installs after it."""
+
+    __slots__ = ("closed",)
     mode = CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
 
+    def __init__(self, closed: bool = False) -> None:
+        self.closed: dict[Storage, Any] | None = {} if closed else None
+
     def read(self, st: Storage) -> Any:
+        closed = self.closed
+        if closed:
+            v = closed.get(st, _MISSING)
+            if v is not _MISSING:
+                return v
         return st.settled()
 
+    def _kept(self, st: Storage, new: Any) -> bool:
+        """Whether ``new`` is kept here rather than installed: a traced value for a storage
+        made outside this trace (closed over, or the transform's copy of an argument, made
+        in the trace around checkify's)."""
+        return (self.closed is not None and isinstance(new, Tracer)
+                and st.trace is not current_trace())
+
     def write(self, st: Storage, new: Any) -> None:
-        st.install(new)
+        if self._kept(st, new):
+            self.closed[st] = new  # type: ignore[index]
+        else:
+            st.install(new)
+
+    def update(self, st: Storage, fn: Any, args: tuple) -> None:
+        """A write of the function itself: after a failed check it leaves the value eager
+        code left (the write-back of a loop or ``jaxtensor.jit`` call is gated inside it)."""
+        old = self.read(st)
+        new = fn(old, *args)
+        if GATED and self._kept(st, new):
+            new = lax.select(no_error_p.bind(), new, old)
+        self.write(st, new)
+
+    def written(self) -> list[tuple[Storage, Any]]:
+        """The values written into storages made outside every trace (closed over)."""
+        return [(st, v) for st, v in (self.closed or {}).items()
+                if isinstance(st.trace, EvalTrace)]
 
     def _ok_so_far(self) -> None:
         """Writes are not gated here (the batched function's writes are its own)."""

@@ -22,7 +22,7 @@ from jax.experimental import checkify
 from .._core import Tensor, current_trace
 from .._core import current as _current
 from ._jit import jit
-from ._trace import CheckedTrace, EvalTrace, checkify_error
+from ._trace import CHECKIFY, CheckedTrace, EvalTrace, checkify_error, effective_mode
 
 __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
 
@@ -45,6 +45,84 @@ def _wrap(tree: Any) -> Any:
     return jax.tree_util.tree_map(
         lambda x: Tensor._wrap(x) if isinstance(x, (jax.Array, Tracer)) else x,
         tree, is_leaf=_is_tensor)
+
+
+def _top_level() -> bool:
+    """Whether a transform is called outside every trace (no ``jaxtensor.jit`` around it,
+    no JAX transformation): there its bounds checks are its own."""
+    return _current.get() is None and isinstance(current_trace(), EvalTrace)
+
+
+def _checking() -> str | None:
+    """How the bounds checks of a transform's function are made: ``"top"`` (a top-level
+    call: they raise after the transform), ``"nested"`` (inside a trace checking under
+    checkify, ``jaxtensor.jit``'s or a top-level transform's: the transform reports them to
+    that checkify), or None (no checks, or the enclosing ``jaxtensor.jit`` checks in its own
+    mode: a check it cannot carry out makes it trace the function again under checkify)."""
+    t = _current.get()
+    if t is None:
+        return "top" if isinstance(current_trace(), EvalTrace) else None
+    return "nested" if effective_mode(t) == CHECKIFY else None
+
+
+def _with_error(f: Callable, has_aux: bool) -> Callable:
+    """``f`` (returning ``out`` or ``(out, aux)``) run under ``jax.experimental.checkify``,
+    returning ``(out, (aux, error, written))``: the transform around it (``grad``/``vjp``/
+    ``jvp``) carries the error state and the values written into closed-over Tensors
+    (``CheckedTrace.written``) out as auxiliary data. (Checkify around the transform
+    instead loses a check made in a loop body under reverse-mode differentiation.)"""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        out = f(*args, **kwargs)
+        t = _current.get()
+        written = t.written() if isinstance(t, CheckedTrace) else []
+        sts[:] = [st for st, _ in written]
+        return out, [v for _, v in written]
+
+    sts: list = []
+    checked = checkify.checkify(run, errors=checkify.user_checks)
+
+    def g(*args: Any, **kwargs: Any) -> Any:
+        err, (out, vals) = checked(*args, **kwargs)
+        written = (tuple(sts), vals)
+        if has_aux:
+            return out[0], (out[1], err, written)
+        return out, (None, err, written)
+
+    return g
+
+
+class _Checking:
+    """The bounds checks of a transform's call: at top level (``how``) a
+    :class:`CheckedTrace` is installed while JAX traces the function, so a ``jaxtensor.jit``
+    function or loop called inside checks in checkify mode (nested, the enclosing trace
+    already does). ``finish`` installs the values written into closed-over Tensors, then
+    reports a failed check: raises its eager error at top level, or hands it to the
+    enclosing checkify."""
+
+    def __init__(self, how: str, closed: bool = True) -> None:
+        self.how = how
+        self.closed = closed
+        self.tok: Any = None
+
+    def __enter__(self) -> _Checking:
+        if self.how == "top":
+            self.tok = _current.set(CheckedTrace(self.closed))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.tok is not None:
+            _current.reset(self.tok)
+
+    def finish(self, err: Any, written: Any = ((), ())) -> None:
+        for st, v in zip(*written):
+            st.install(v)
+        if self.how != "top":
+            checkify.check_error(err)
+            return
+        error = checkify_error(err)
+        if error is not None:
+            raise error
 
 
 def _scalar_out(out: Any) -> Any:
@@ -86,11 +164,19 @@ def value_and_grad(
 
     g = jax.value_and_grad(f, argnums, has_aux=has_aux, holomorphic=holomorphic,
                            allow_int=allow_int)
+    gc = jax.value_and_grad(_with_error(f, has_aux), argnums, has_aux=True,
+                            holomorphic=holomorphic, allow_int=allow_int)
 
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        (val_aux, grads) = g(*args, **kwargs)
-        return _wrap(val_aux), _wrap(grads)
+        how = _checking()
+        if how is None:
+            (val_aux, grads) = g(*args, **kwargs)
+            return _wrap(val_aux), _wrap(grads)
+        with _Checking(how) as c:
+            (val, (aux, err, written)), grads = gc(*args, **kwargs)
+        c.finish(err, written)
+        return _wrap((val, aux) if has_aux else val), _wrap(grads)
 
     return wrapped
 
@@ -141,7 +227,15 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
             return _unwrap(out[0]), _unwrap(out[1])
         return _unwrap(out)
 
-    res = jax.vjp(f, *primals, has_aux=has_aux)
+    how = _checking()
+    if how is not None:
+        with _Checking(how) as c:
+            out, back, (aux, err, written) = jax.vjp(_with_error(f, has_aux), *primals,
+                                                     has_aux=True)
+        c.finish(err, written)
+        res = (out, back, aux)
+    else:
+        res = jax.vjp(f, *primals, has_aux=has_aux)
     out, back = res[0], res[1]
 
     def vjp_fn(ct: Any) -> Any:
@@ -176,7 +270,15 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
             return _unwrap(out[0]), _unwrap(out[1])
         return _unwrap(out)
 
-    res = jax.jvp(f, primals, tangents, has_aux=has_aux)
+    how = _checking()
+    if how is not None:
+        with _Checking(how) as c:
+            out, t_out, (aux, err, written) = jax.jvp(_with_error(f, has_aux), primals,
+                                                      tangents, has_aux=True)
+        c.finish(err, written)
+        res = (out, t_out, aux) if has_aux else (out, t_out)
+    else:
+        res = jax.jvp(f, primals, tangents, has_aux=has_aux)
     return tuple(_wrap(r) for r in res)
 
 
@@ -210,16 +312,11 @@ def vmap(
 
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if _current.get() is not None or not isinstance(current_trace(), EvalTrace):
+        if not _top_level():
             return _wrap(f(*args, **kwargs))
-        tok = _current.set(CheckedTrace())
-        try:
+        with _Checking("top", closed=False) as c:
             err, out = checked(*args, **kwargs)
-        finally:
-            _current.reset(tok)
-        error = checkify_error(err)
-        if error is not None:
-            raise error
+        c.finish(err)
         return _wrap(out)
 
     return wrapped
