@@ -172,13 +172,13 @@ def test_binary_and_inplace_operators(name: str) -> None:
 
 
 @pytest.mark.parametrize(("expr", "words"), [
-    (lambda: jt.asarray([1 + 1j]) // jt.asarray([1j]), ("floor_divide()", "//", "complex64")),
+    (lambda: jt.asarray([1 + 1j], dtype=jt.complex64) // jt.asarray([1j], dtype=jt.complex64), ("floor_divide()", "//", "complex64")),
     (lambda: -jt.asarray([True]), ("negative()", "unary -", "bool", "logical_not")),
-    (lambda: jt.floor(jt.asarray([1j])), ("floor()", "complex64")),
+    (lambda: jt.floor(jt.asarray([1j], dtype=jt.complex64)), ("floor()", "complex64")),
     (lambda: jt.sign(jt.asarray([True])), ("sign()", "bool")),
-    (lambda: jt.signbit(jt.asarray([1j])), ("signbit()", "complex64")),
-    (lambda: jt.nextafter(jt.asarray([1j]), 1.0), ("nextafter()", "complex64")),
-    (lambda: jt.asarray([1.0]) % 1j, ("remainder()", "%", "complex64")),
+    (lambda: jt.signbit(jt.asarray([1j], dtype=jt.complex64)), ("signbit()", "complex64")),
+    (lambda: jt.nextafter(jt.asarray([1j], dtype=jt.complex64), 1.0), ("nextafter()", "complex64")),
+    (lambda: jt.asarray([1.0], dtype=jt.float32) % 1j, ("remainder()", "%", "complex64")),
     (lambda: jt.asarray([True]) + jt.asarray([1]), ("add()", "bool", "int64")),
 ])
 def test_reported_examples(expr, words: tuple) -> None:

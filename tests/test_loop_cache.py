@@ -327,7 +327,7 @@ def test_recompile_warning_of_a_jitted_function_names_the_change() -> None:
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         for n in range(1, 6):
-            f(jt.zeros(n))
+            f(jt.zeros(n, dtype=jt.float32))
             g(jt.ones(2), n)
     got = [str(w.message) for w in rec if w.category is jt.RecompileWarning]
     assert len(got) == 2
