@@ -147,8 +147,8 @@ def _jt_grad(f: Callable, w: np.ndarray) -> np.ndarray:
 
 
 def _jt_vjp(f: Callable, w: np.ndarray) -> np.ndarray:
-    _, back = jt.vjp(f, jt.asarray(w))
-    return np.asarray(back(jnp.float32(1.0))[0])
+    out, back = jt.vjp(f, jt.asarray(w))
+    return np.asarray(back(jnp.ones((), out.dtype))[0])  # (a cotangent of the output's dtype)
 
 
 def _jit_grad(f: Callable, w: np.ndarray) -> np.ndarray:
