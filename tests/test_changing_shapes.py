@@ -6,28 +6,10 @@ values. Compilations are counted with JAX's backend-compile event."""
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 
 import jaxtensor as jt
-
-_EVENT = "/jax/core/compile/backend_compile_duration"
-
-
-def _compiles(run: object) -> int:
-    count = 0
-
-    def listener(event: str, duration: float, **kwargs: object) -> None:
-        nonlocal count
-        if event == _EVENT:
-            count += 1
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
-    try:
-        run()  # type: ignore[operator]
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
-    return count
+from test_compile_counts import count_compiles
 
 
 def test_knapsack_compiles_one_program_per_operation_per_new_length() -> None:
@@ -39,8 +21,8 @@ def test_knapsack_compiles_one_program_per_operation_per_new_length() -> None:
         ref[w:] = np.maximum(ref[w:], ref[:-w] + v)
 
     step(1, 1.0)  # (one-off conversions of the first call)
-    new = [_compiles(lambda w=w: step(w, float(w % 5 + 1))) for w in (3, 5, 7, 9)]
+    new = [count_compiles(lambda w=w: step(w, float(w % 5 + 1))) for w in (3, 5, 7, 9)]
     assert max(new) <= 4, new  # read, add, maximum, write
-    again = [_compiles(lambda w=w: step(w, 2.5)) for w in (3, 5, 7, 9)]
+    again = [count_compiles(lambda w=w: step(w, 2.5)) for w in (3, 5, 7, 9)]
     assert again == [0, 0, 0, 0]
     np.testing.assert_array_equal(dp.numpy(), ref)

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 import jaxtensor as jt
+from test_compile_counts import count_compiles
 
 # -- 1. overlapping read-modify-writes after a write through a reshape view ------------------
 _SHAPES = [(8, 16), (6, 4), (4, 6, 2)]
@@ -327,23 +328,9 @@ def test_errors_name_arguments_of_strict_pytree_nodes(leaf: int) -> None:
 
 
 # -- closed-over Tensors: traced and compiled once, as an argument is ----------------------
-_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 _GLOBAL_STATE = jt.zeros(8)
 
 
-def _counted(run: Any) -> int:
-    count = 0
-
-    def listener(event: str, duration: float, **kwargs: Any) -> None:
-        nonlocal count
-        count += event == _COMPILE_EVENT
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
-    try:
-        run()
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
-    return count
 
 
 def _closed_forms(traces: list) -> dict[str, tuple[Any, jt.Tensor, int]]:
@@ -382,7 +369,7 @@ def test_a_closed_over_tensor_compiles_once(form: str) -> None:
     fn, t, max_traces = _closed_forms(traces)[form]
     t[...] = 0.0
     f = jt.jit(fn)
-    n = _counted(lambda: (f(3), f(5)))
+    n = count_compiles(lambda: (f(3), f(5)))
     assert n == 1 and len(traces) <= max_traces, (n, len(traces))
     traces.clear()
     eager = np.zeros(8, np.float32)
@@ -394,4 +381,4 @@ def test_a_closed_over_tensor_compiles_once(form: str) -> None:
     before = t._storage.array.unsafe_buffer_pointer()
     f(1)
     assert t._storage.array.unsafe_buffer_pointer() == before  # (donated, in place)
-    assert _counted(lambda: f(2)) == 0 and not traces
+    assert count_compiles(lambda: f(2)) == 0 and not traces
