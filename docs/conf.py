@@ -56,7 +56,7 @@ numpydoc_xref_param_type = False
 numpydoc_validation_checks: set[str] = set()
 add_module_names = False
 
-# -- doctest builder: the same flags and device as tests/test_docs.py ----------------------
+# -- doctest builder: the same flags and device as tests/docs/test_docs.py ----------------------
 doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 doctest_global_setup = "import jaxtensor as jt"
 

@@ -1,7 +1,7 @@
 import os
 
 # The suite compiles thousands of small kernels once each: writing each to JAX's persistent
-# cache costs more than it saves on a fresh machine (CI's). tests/test_compilation_cache.py
+# cache costs more than it saves on a fresh machine (CI's). tests/internals/test_compilation_cache.py
 # runs its own subprocesses with the cache on.
 os.environ.setdefault("JAXTENSOR_COMPILATION_CACHE", "0")
 

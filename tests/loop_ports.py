@@ -5,7 +5,7 @@ level with the default checks, helper functions and closures made per call) and 
 hand-written ``jax.jit`` + ``lax`` version of the same algorithm (buffers donated where the
 program updates an array in place).
 
-Used by ``tests/test_loop_ports.py`` (each port against its NumPy original) and by
+Used by ``tests/jit/test_loop_ports.py`` (each port against its NumPy original) and by
 ``benchmarks/bench_loop_programs.py`` (issue 28's benchmark suite); this is the one copy.
 
 Every program takes its inputs as :class:`Program.make_inputs` draws them (NumPy arrays and

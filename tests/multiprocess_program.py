@@ -1,4 +1,4 @@
-"""The program of ``tests/test_multiprocess.py``: global Tensors over the devices of every
+"""The program of ``tests/jit/test_multiprocess.py``: global Tensors over the devices of every
 process, mutated through views and setitem, ``index_select`` and a ``jaxtensor.jit`` step.
 
 ``python multiprocess_program.py OUT PROCESS_ID NUM_PROCESSES PORT`` runs one process of a

@@ -1,5 +1,5 @@
 """Random sequences of views, writes, operators and ``index_select`` on a sharded Tensor and
-on a NumPy array side by side (run by ``tests/test_sharding_random.py`` in a subprocess with
+on a NumPy array side by side (run by ``tests/jit/test_sharding_random.py`` in a subprocess with
 eight CPU devices).
 
 Every step picks a live alias (the base or a view made earlier) and does one thing to the

@@ -2,7 +2,7 @@
 site is built and read offline, with no JavaScript and no external tools).
 
 Run ``python docs/diagrams/draw.py`` after editing a diagram here; the SVG files are
-committed, and ``tests/test_docs_diagrams.py`` checks that they are what this script draws.
+committed, and ``tests/docs/test_docs_diagrams.py`` checks that they are what this script draws.
 """
 
 from __future__ import annotations

@@ -476,7 +476,7 @@ def reduce_method(self: Tensor) -> tuple:
 def array_namespace_method(self: Tensor, *, api_version: str | None = None) -> Any:
     """The Array API namespace: the ``jaxtensor`` module."""
     # imported here, not at module level: the namespace is the package itself, which imports
-    # this module while it is being built (tests/test_import_graph.py lists this exception)
+    # this module while it is being built (tests/internals/test_import_graph.py lists this exception)
     import jaxtensor
 
     if api_version not in _API_VERSIONS:

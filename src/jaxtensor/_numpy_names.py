@@ -5,7 +5,7 @@
 the spelling here: the package's and ``linalg``'s module ``__getattr__`` and
 ``Tensor.__getattr__`` (bound by ``_methods``) look the name up in :data:`NAMESPACE`,
 :data:`LINALG` or :data:`TENSOR`. Any other missing name gets Python's plain message.
-``docs/migrating.md`` shows the tables; ``tests/test_numpy_names.py`` runs every suggestion.
+``docs/migrating.md`` shows the tables; ``tests/interop/test_numpy_names.py`` runs every suggestion.
 
 >>> import jaxtensor as jt
 >>> jt.norm

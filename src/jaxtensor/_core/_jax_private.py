@@ -6,7 +6,7 @@ structs; ``pyproject.toml`` therefore caps ``jax`` below the next minor release
 it was checked against. Where JAX has a public spelling, the rest of the package uses that
 instead (``jax.typeof``, ``jax.core.ShapedArray``, ``jax.core.eval_context``,
 ``jax.extend.core.Primitive``, ``jax.experimental.checkify``, ``jax.ffi``); no other module
-mentions ``jax._src``, ``jax.interpreters`` or ``jaxlib`` (``tests/test_import_graph.py``).
+mentions ``jax._src``, ``jax.interpreters`` or ``jaxlib`` (``tests/internals/test_import_graph.py``).
 
 Each private name is **fenced**: on a release that lacks it, jaxtensor still imports, the
 feature that needs it falls back or is off, :data:`MISSING` names it with what changed, and

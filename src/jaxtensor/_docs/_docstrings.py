@@ -58,7 +58,7 @@ def _param(key: str, p: inspect.Parameter) -> tuple[str, str, str]:
     short = key.rpartition(".")[2]
     found = (BY_FUNCTION.get(f"{key}.{p.name}") or BY_FUNCTION.get(f"{short}.{p.name}")
              or PARAMS.get(p.name))
-    if found is None:  # (a new parameter: tests/test_internals.py asks for its description)
+    if found is None:  # (a new parameter: tests/internals/test_internals.py asks for its description)
         UNDESCRIBED.append(f"{key}.{p.name}")
         found = ("optional" if p.default is not p.empty else "", "")
     typ, desc = found

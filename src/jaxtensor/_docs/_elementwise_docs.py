@@ -1,6 +1,6 @@
 """The docstrings of the element-wise functions that ``_elementwise`` makes from its table.
 
-Every example runs as a test (``tests/test_docs.py`` collects them from the functions).
+Every example runs as a test (``tests/docs/test_docs.py`` collects them from the functions).
 """
 
 DOCS: dict[str, str] = {

@@ -15,7 +15,7 @@ sees the exact values too. Operations between constants are folded as the device
 them (modulo 2**bits; ``and``/``or``/``xor``/``not`` bitwise on integers). Anything else in
 the checks' computation (a primitive outside :data:`ACCEPTED`, two inputs in one
 expression, an unsigned or non-scalar input) makes the analysis give up (``None``): the
-call keeps its checked program. ``tests/test_hostcheck_soundness.py`` runs the
+call keeps its checked program. ``tests/internals/test_hostcheck_soundness.py`` runs the
 interpreter against JAX's concrete evaluation for every accepted primitive.
 """
 

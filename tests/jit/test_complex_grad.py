@@ -3,7 +3,7 @@ functions: ``jaxtensor.grad`` equals ``jax.grad`` of the ``jax.numpy`` version (
 and complex128) and central finite differences of NumPy's function (complex128), over a grid
 of values (zeros, negative and large parts; off each function's branch cuts and poles), and
 stays finite wherever the function is differentiable. The special values the functions
-return (``tests/test_numerics.py``) are unchanged by their derivatives.
+return (``tests/namespace/test_numerics.py``) are unchanged by their derivatives.
 
 The loss is real: ``sum(a * real(f(z)) + b * imag(f(z)))`` with fixed random weights ``a``,
 ``b``, so that every entry of each element's 2x2 Jacobian reaches the gradient. JAX's

@@ -30,7 +30,7 @@ from jaxtensor._core import _constants, _jax_private, _storage
 from jaxtensor._jit import _jit
 from jaxtensor._jit import _trace as _jit_trace
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def _state(f):

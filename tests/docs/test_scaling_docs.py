@@ -7,7 +7,7 @@ from pathlib import Path
 
 import multidevice
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "scaling.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "scaling.md"
 
 
 def test_scaling_page_has_examples() -> None:

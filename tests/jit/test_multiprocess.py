@@ -15,7 +15,7 @@ import numpy as np
 
 import multidevice
 
-PROGRAM = str(Path(__file__).resolve().parent / "multiprocess_program.py")
+PROGRAM = str(Path(__file__).resolve().parents[1] / "multiprocess_program.py")
 TIMEOUT = 240
 
 

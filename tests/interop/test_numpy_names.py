@@ -21,7 +21,7 @@ import pytest
 import jaxtensor as jt
 from jaxtensor import _numpy_names as names
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "migrating.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "migrating.md"
 TABLES = {"namespace": names.NAMESPACE, "linalg": names.LINALG, "tensor": names.TENSOR}
 
 

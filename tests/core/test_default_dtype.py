@@ -18,7 +18,7 @@ import pytest
 
 import jaxtensor as jt
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 X64 = bool(jt.__array_namespace_info__().dtypes().get("float64"))

@@ -1,12 +1,12 @@
 """The examples in docs/transforms.md run (the docstrings of ``_jit/_transforms.py``: in
-tests/test_internals.py)."""
+tests/internals/test_internals.py)."""
 
 from __future__ import annotations
 
 import doctest
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "transforms.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "transforms.md"
 
 
 def test_transforms_guide_examples():

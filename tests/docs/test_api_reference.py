@@ -8,7 +8,7 @@ attribute:
 
 - the name is listed in ``docs/api.md`` (and every listed name exists);
 - its docstring has a numpydoc ``Examples`` section with a ``>>>`` example (the examples
-  themselves run in ``tests/test_docs.py`` and under ``sphinx-build -b doctest``);
+  themselves run in ``tests/docs/test_docs.py`` and under ``sphinx-build -b doctest``);
 - the built site's ``objects.inv`` has an entry for it. That test reads
   ``docs/_build/html/objects.inv`` when it is newer than the sources (``.ci/run`` builds the
   site before pytest), else builds the site into a temporary directory; without Sphinx
@@ -31,7 +31,7 @@ import jaxtensor
 from jaxtensor import fft, linalg
 from jaxtensor._numpy_names import Absent
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 API = DOCS / "api.md"
 

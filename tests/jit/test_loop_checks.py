@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 LIMIT_S = 30  # per case (each takes 0.1-5 s)
-SRC = Path(__file__).resolve().parents[1] / "src"  # (the subprocess imports this tree's)
+SRC = Path(__file__).resolve().parents[2] / "src"  # (the subprocess imports this tree's)
 
 
 class PY:

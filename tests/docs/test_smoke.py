@@ -29,7 +29,7 @@ def test_the_package_ships_its_typing_marker_and_license():
     """PEP 561: ``py.typed`` is in the package and in the package data setuptools installs
     (``pip wheel .`` puts it in the wheel); the license file is at the root."""
     tomllib = pytest.importorskip("tomllib")  # (Python 3.11+)
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     assert (root / "src" / "jaxtensor" / "py.typed").is_file()
     with open(root / "pyproject.toml", "rb") as f:
         conf = tomllib.load(f)

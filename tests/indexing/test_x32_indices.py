@@ -63,7 +63,7 @@ SCRIPT = textwrap.dedent("""
 
 def test_wide_indices_raise_in_32_bit_mode() -> None:
     env = dict(os.environ, JAX_ENABLE_X64="0", JAX_PLATFORMS="cpu")
-    src = str(Path(__file__).resolve().parents[1] / "src")
+    src = str(Path(__file__).resolve().parents[2] / "src")
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
                          text=True, timeout=300)

@@ -86,9 +86,9 @@ def test_matches_numpy_in_every_alias(sym: str, view: str, dtype: str, kind: str
     va, vt = VIEWS[view](a), VIEWS[view](t)
     shape = np.shape(va)
     if kind == "float" and np.dtype(dtype).kind in "iu":
-        kind = "int"  # (a float into integers is refused: tests/test_inplace_dtypes.py)
+        kind = "int"  # (a float into integers is refused: tests/core/test_inplace_dtypes.py)
     if sym == "/" and np.dtype(dtype).kind in "iu":
-        sym = "//"  # (true division of integers is refused: tests/test_inplace_dtypes.py)
+        sym = "//"  # (true division of integers is refused: tests/core/test_inplace_dtypes.py)
     if sym == "**" and np.dtype(dtype).kind in "iu" and kind != "int":
         kind = "int"  # (negative exponents of integers are an error in NumPy)
     ot, on = _operand(kind, shape, dtype, t, a)

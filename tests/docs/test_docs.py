@@ -1,6 +1,6 @@
 """Every example in the documentation runs: the ``>>>`` blocks of ``docs/*.md`` and the
 docstrings of every module of ``jaxtensor`` (``sphinx-build -b doctest docs ...`` runs the
-same examples; ``tests/test_api_reference.py`` checks the API reference covers every name).
+same examples; ``tests/docs/test_api_reference.py`` checks the API reference covers every name).
 
 An example that fails is fixed in the doc or docstring, never excluded here.
 """
@@ -19,7 +19,7 @@ import pytest
 
 import jaxtensor
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 # The printed outputs show ``device=cpu``: run the examples on the CPU wherever the tests run.
 CPU = jax.devices("cpu")[0]

@@ -198,10 +198,10 @@ NO_ARRAY = {
     "jit": "a function (tested below)", "grad": "a function (tested below)",
     "value_and_grad": "a function (tested below)", "vjp": "a function (tested below)",
     "jvp": "a function (tested below)", "vmap": "a function (tested below)",
-    "fori_loop": "bounds and a function (tests/test_loops.py)",
-    "while_loop": "functions (tests/test_loops.py)",
-    "cond": "a predicate and functions (tests/test_loops.py)",
-    "ds": "a start and a size (tests/test_ds.py)", "UnrolledLoopWarning": "a warning",
+    "fori_loop": "bounds and a function (tests/jit/test_loops.py)",
+    "while_loop": "functions (tests/jit/test_loops.py)",
+    "cond": "a predicate and functions (tests/jit/test_loops.py)",
+    "ds": "a start and a size (tests/jit/test_ds.py)", "UnrolledLoopWarning": "a warning",
     "RecompileWarning": "a warning",
 }
 NO_ARRAY_FFT = {"fftfreq": "numbers", "rfftfreq": "numbers"}

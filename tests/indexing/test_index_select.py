@@ -115,7 +115,7 @@ def test_empty_index_and_empty_input():
 def test_tiled_output_is_fully_written(dtype):
     """Every element of the tiled kernel's output is written, remainder tiles included, fresh,
     under jit and differentiated (with the opt-in uninitialised output, garbage would show:
-    tests/test_internals.py runs the same there)."""
+    tests/internals/test_internals.py runs the same there)."""
     rng = np.random.default_rng(11)
     x = _values((37, 300, 9), dtype, 12)
     idx = rng.integers(-300, 300, 501)

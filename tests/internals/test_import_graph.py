@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-PKG = Path(__file__).resolve().parents[1] / "src" / "jaxtensor"
+PKG = Path(__file__).resolve().parents[2] / "src" / "jaxtensor"
 
 
 def _module_name(path: Path) -> str:
