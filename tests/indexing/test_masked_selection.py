@@ -156,7 +156,7 @@ def test_under_jax_jit_with_a_tensor_made_inside() -> None:
     def f(a):
         x = jt.asarray(a)
         x[x > 1] -= 1.0
-        return x._value()
+        return x.__jax_array__()
 
     a = np.asarray([0.5, 2.0, 3.5])
     np.testing.assert_allclose(np.asarray(jax.jit(f)(a)), [0.5, 1.0, 2.5])
