@@ -324,3 +324,59 @@ def test_grad_gather_scatter_index_put_index_add():
         return (y ** 2).sum() + (z * z).sum()
 
     _check(f, ft, [_x(3, 4), _x(2, 2), _x(3, 4), _x(2, 4)], [0, 1, 2, 3])
+
+
+def _loop_programs() -> dict:
+    def while_body(x):
+        y = x * 1.0
+
+        def cond(s):
+            return s[0] < 3
+
+        def body(s):
+            s[0] += 1
+            y[1] *= y[0]
+            return s
+
+        jt.while_loop(cond, body, jt.zeros(1))
+        return y.sum()
+
+    def fori_traced_bounds(x, n):
+        y = x * 1.0
+
+        def body(i):
+            y[i] = y[i] * y[i] + 1.0
+
+        jt.fori_loop(0, n, body)
+        return y.sum()
+
+    return {"while": (while_body, ()), "fori_traced": (fori_traced_bounds, (jt.asarray(2),))}
+
+
+@pytest.mark.parametrize("name", ["while", "fori_traced"])
+@pytest.mark.parametrize("how", ["grad", "value_and_grad", "vjp", "jit_grad"])
+def test_reverse_mode_through_a_while_loop_names_the_function_and_what_works(name, how):
+    fn, extra = _loop_programs()[name]
+    x = jt.asarray([1.5, 2.0, 3.0])
+    before = x.tolist()
+    with pytest.raises(ValueError, match=r"reverse-mode differentiation cannot go through "
+                       r"jaxtensor.while_loop.*jaxtensor.jvp") as info:
+        if how == "grad":
+            jt.grad(fn)(x, *extra) if name == "while" else jt.jit(jt.grad(fn))(x, *extra)
+        elif how == "value_and_grad":
+            jt.jit(jt.value_and_grad(fn))(x, *extra)
+        elif how == "vjp":
+            jt.jit(lambda a, *e: jt.vjp(lambda b: fn(b, *e), a)[1](jt.asarray(1.0)))(x, *extra)
+        else:
+            jt.jit(jt.grad(fn))(x, *extra)
+    assert ("jaxtensor.vjp(" if how == "vjp" else fn.__name__) in str(info.value)
+    assert x.tolist() == before
+    # forward mode works and agrees with central differences
+    e = np.zeros(3)
+    e[1] = 1.0
+    _, t = jt.jit(lambda a, v, *r: jt.jvp(lambda b: fn(b, *r), (a,), (v,)))(
+        x, jt.asarray(e), *extra)
+    h = 1e-6
+    fd = (float(fn(jt.asarray(np.asarray(before) + h * e), *extra))
+          - float(fn(jt.asarray(np.asarray(before) - h * e), *extra))) / (2 * h)
+    assert abs(float(t) - fd) < 1e-4 * max(1.0, abs(fd))

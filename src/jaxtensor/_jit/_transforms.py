@@ -47,6 +47,10 @@ def _wrap(tree: Any) -> Any:
         tree, is_leaf=_is_tensor)
 
 
+def _name(fun: Callable) -> str:
+    return getattr(fun, "__qualname__", None) or type(fun).__name__
+
+
 def _top_level() -> bool:
     """Whether a transform is called outside every trace (no ``jaxtensor.jit`` around it,
     no JAX transformation): there its bounds checks are its own."""
@@ -63,6 +67,33 @@ def _checking() -> str | None:
     if t is None:
         return "top" if isinstance(current_trace(), EvalTrace) else None
     return "nested" if effective_mode(t) == CHECKIFY else None
+
+
+
+# JAX's words when a reverse-mode transform meets a while loop (its message since 0.4)
+_NO_REVERSE = "Reverse-mode differentiation does not work for lax.while_loop"
+
+
+class _ReverseThroughLoops:
+    """Turns JAX's error for reverse mode through a while loop into one that names the
+    user's function and jaxtensor's loops, and says what works instead."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, tp: Any, e: Any, tb: Any) -> None:
+        if tp is ValueError and _NO_REVERSE in str(e):
+            raise ValueError(
+                f"{self.what}: reverse-mode differentiation cannot go through "
+                "jaxtensor.while_loop, nor through jaxtensor.fori_loop whose bounds are traced "
+                "values (JAX's while loop has no reverse rule). Give fori_loop Python int "
+                "bounds (a static argument of jaxtensor.jit), or use forward mode "
+                "(jaxtensor.jvp)") from None
 
 
 def _with_error(f: Callable, has_aux: bool) -> Callable:
@@ -148,7 +179,7 @@ def value_and_grad(
     >>> def f(x):
     ...     y = x * 1          # a copy
     ...     y[0] = 0.          # the overwritten element gets no gradient
-    ...     return jt.Tensor._wrap((y * y)._value().sum())
+    ...     return (y * y).sum()
     >>> v, g = jt.value_and_grad(f)(jt.asarray([1., 2., 3.]))
     >>> float(v), g.tolist()
     (13.0, [0.0, 4.0, 6.0])
@@ -171,9 +202,10 @@ def value_and_grad(
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         how = _checking()
         if how is None:
-            (val_aux, grads) = g(*args, **kwargs)
+            with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
+                (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
-        with _Checking(how) as c:
+        with _Checking(how) as c, _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
             (val, (aux, err, written)), grads = gc(*args, **kwargs)
         c.finish(err, written)
         return _wrap((val, aux) if has_aux else val), _wrap(grads)
@@ -193,7 +225,7 @@ def grad(
     >>> import jaxtensor as jt
     >>> def f(x):
     ...     x[1:] *= 3.        # in place, on grad's copy of x
-    ...     return jt.Tensor._wrap(x._value().sum())
+    ...     return x.sum()
     >>> jt.grad(f)(jt.ones(3)).tolist()
     [1.0, 3.0, 3.0]
     """
@@ -239,7 +271,8 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
     out, back = res[0], res[1]
 
     def vjp_fn(ct: Any) -> Any:
-        return _wrap(back(_unwrap(ct)))
+        with _ReverseThroughLoops(f"jaxtensor.vjp({_name(fun)})"):
+            return _wrap(back(_unwrap(ct)))
 
     if has_aux:
         return _wrap(out), vjp_fn, _wrap(res[2])
