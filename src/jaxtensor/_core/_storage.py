@@ -5,11 +5,13 @@ inside a traced function), a ``version`` that every write changes, and an ``expo
 set whenever the current array is handed to the user (``to_jax``, ``__jax_array__``,
 ``__array__``, DLPack).
 
-Every change of the value goes through one method, :meth:`Storage.update`: it computes the
-new value with a kernel of the caller's choice, decides in one place (:meth:`donatable`)
-whether the old buffer may be donated to that kernel (so a write costs what it writes, not a
-copy of the base), and installs the result. :meth:`replace` (install a value computed
-elsewhere) and the flush of queued scalar writes are calls of :meth:`update`.
+Every change of the value ends in one method, :meth:`Storage._install`. A write reaches it
+through :meth:`Storage.update`: it computes the new value with a kernel of the caller's
+choice, decides in one place (:meth:`donatable`) whether the old buffer may be donated to that
+kernel (so a write costs what it writes, not a copy of the base), and installs the result; the
+flush of queued scalar writes runs the same way. :meth:`replace` installs a whole value
+computed elsewhere (no kernel, no donation), :meth:`install` does so past a running
+``jaxtensor.jit`` trace, and a compiled call's write-back installs the call's results.
 
 Threads: each storage has its own lock (:meth:`Storage.lock`), which serialises its
 read-modify-writes (they never interleave, so no write is lost), and while a write runs, the
@@ -234,7 +236,14 @@ class Storage:
         self._apply(pick, args)
 
     def replace(self, new: Any) -> None:
-        """Install ``new`` (computed by the caller from the current value) as the value."""
+        """Make ``new``, a whole value of the storage's shape and dtype that the caller
+        computed, the value: no kernel runs and nothing is donated (the old buffer is
+        dropped). Inside a ``jaxtensor.jit`` trace (or a checked transform), the running
+        trace's ``write`` takes ``new`` (gated by the checks made so far); otherwise it is
+        installed under the storage's lock (:meth:`_install`: a new version, not exported, moved to the storage's
+        sharding, which the first write decides). Queued scalar writes are not applied
+        first: any still queued (queued after the caller read the value) stay queued and
+        apply over ``new`` at the next read."""
         jt = _current_jit.get()
         if jt is not None:
             jt.write(self, new)
