@@ -39,7 +39,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.core import eval_context
 
-from . import _cache
+from . import _cache, _config
 from ._config import X64
 from ._context import current as _current_jit
 from ._jax_private import EvalTrace, trace_state
@@ -48,8 +48,6 @@ Tracer = jax.core.Tracer
 _ArrayImpl = type(jnp.zeros(()))
 _getrefcount = sys.getrefcount
 
-#: Queued scalar writes are applied at the latest when this many are pending.
-MAX_PENDING = 1 << 16
 _IDX = np.int64 if X64 else np.int32
 
 #: Guards the creation of storages' locks (made on first use: most results are never
@@ -391,7 +389,7 @@ class Storage:
                     p = self._pending = []
         p.append((flat, value))
         self.version = next(_versions)
-        if len(p) >= MAX_PENDING:
+        if len(p) >= _config.MAX_PENDING:
             self._settle()
 
     def _flush(self) -> None:
