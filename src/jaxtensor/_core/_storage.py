@@ -16,8 +16,9 @@ computed elsewhere (no kernel, no donation), :meth:`install` does so past a runn
 Threads: each storage has its own lock (:meth:`Storage.lock`), which serialises its
 read-modify-writes (they never interleave, so no write is lost), and while a write runs, the
 storage's slot holds a marker that makes readers of other threads wait for it (a buffer being
-donated is never handed out). Work on one storage never waits for another's, and no lock is
-held while JAX traces or compiles. A ``jaxtensor.jit`` call takes the locks of all its
+donated is never handed out). Work on one storage never waits for another's; an eager
+write's kernel is compiled at its first run, under the lock of the one storage it writes
+(``docs/architecture.md``, *Threads and locks*). A ``jaxtensor.jit`` call takes the locks of all its
 storages, in one global order (by address, so two calls cannot wait for each other), from
 lending their values to installing its results. Queued scalar writes are appended without
 the lock (``list.append`` is atomic) and applied under it.
