@@ -182,7 +182,7 @@ def _tangent_gather(t: Any, idx: Any, dim: int, checked: bool) -> Any:
     whose every update is a strided column — one cache miss per element. Written instead as a
     gather with explicit coordinates ``t3[p, idx[k], :]`` over ``t`` viewed as ``[P, N, Q]``, its
     transpose walks the output row by row (``p`` outer), keeping each row of the gradient in
-    cache: 1.7x faster for ``[4096, 4096]`` with 1024 indices on dim -1 (benchmarks.md).
+    cache (docs/measurements.md, section "index_select's gradient on short rows").
     """
     shape = t.shape
     P = math.prod(shape[:dim])
@@ -345,13 +345,13 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
     rule picks the tiled loop, it beats the direct gather from a zero-filled output too.
 
     * CPU, one thread: for short rows under leading dimensions (a column gather, ``dim=-1``;
-      ``row * itemsize < _config.TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.75-0.93
-      in repeated runs with the opt-in uninitialised output, 0.95 from a zero-filled one,
-      jitted; XLA:CPU's code for one gather over the whole output is slower there
-      than for the same gather per tile, see ``docs/index_select.md``) -> tiled when the
+      ``row * itemsize < _config.TILED_MAX_ROW_BYTES``) the loop is faster, with the opt-in
+      uninitialised output and from a zero-filled one (XLA:CPU's code for one gather over the
+      whole output is slower there than for the same gather per tile) -> tiled when the
       output is more than one tile. Everywhere else — row gathers (embedding lookups) and
-      batches of long rows — both kernels measured equal within noise (0.94-1.14) -> direct,
-      one fusion and the shorter compile;
+      batches of long rows — both kernels are equal within noise -> direct, one fusion and
+      the shorter compile (the ratios: docs/measurements.md, section "index_select's kernel
+      choice");
     * CPU, several threads: XLA splits a large gather fusion over its intra-op thread pool,
       a ``while`` loop runs on one thread -> direct;
     * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile -> direct.

@@ -18,12 +18,12 @@ program loads its compiled kernels from disk instead of compiling them again
 ``JAXTENSOR_COMPILATION_CACHE`` if that names a directory, else in
 ``$XDG_CACHE_HOME/jaxtensor`` (``~/.cache/jaxtensor``). ``JAXTENSOR_COMPILATION_CACHE=0``
 leaves JAX's cache settings alone. Thresholds still at JAX's defaults are lowered so that
-jaxtensor's small kernels (a few milliseconds to compile each) are cached too.
+jaxtensor's small kernels (each compiles in less time than JAX's threshold) are cached too.
 
 The directory jaxtensor chose is kept under :data:`CACHE_MAX_BYTES` by a pruning pass (the
 oldest entries go) run in a background thread at most once a day, not by JAX's own bound:
-JAX's bound makes every write of a new entry read the whole directory (with the tens of
-thousands of small kernels a few weeks of use leave, one second per first compile).
+JAX's bound makes every write of a new entry read the whole directory (docs/measurements.md,
+section "The compilation cache's own bound").
 """
 
 from __future__ import annotations

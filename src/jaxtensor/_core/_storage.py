@@ -439,7 +439,8 @@ class Storage:
                     ii = np.concatenate([ii, np.full(bucket - n, arr.size, _IDX)])
                     vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
             # One write into an N-D base: XLA:CPU turns the flat form into a full-size, partitioned
-            # dynamic-update-slice fusion (~25 us more); the N-D scatter stays a one-element update;
+            # dynamic-update-slice fusion (docs/measurements.md, section "One queued write into
+            # an N-D base"); the N-D scatter stays a one-element update;
             # and a sharded base keeps its sharding only through the N-D form (a flat reshape
             # loses every sharded axis but the first)
             unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)

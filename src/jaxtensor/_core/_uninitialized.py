@@ -54,11 +54,11 @@ def uninitialized(shape: Sequence[int], dtype: Any) -> Any:
     """An array whose values are undefined, for outputs every element of which is written.
 
     GPU and TPU lower ``lax.empty`` to an allocation (``AllocateBuffer``); XLA:CPU lowers it to a
-    zero fill — a full extra pass over the output (16 MiB: 1.1-1.8 ms on one core here, 0.7-0.8x
-    the time of the whole gather of the embedding workload). With
+    zero fill — a full extra pass over the output (docs/measurements.md, section "The zero fill
+    of an output on XLA:CPU"). With
     ``JAXTENSOR_UNINITIALIZED_OUTPUT=1``, the buffer on CPU comes instead from a no-op FFI call
     (:data:`UNINIT_TARGET`): XLA allocates its result and the handler returns at once.
-    The handler is a ``ctypes`` callback, so each call takes the GIL for about a microsecond:
+    The handler is a ``ctypes`` callback, so each call takes the GIL (same section):
     below ``_config.UNINIT_MIN_BYTES`` the zero fill is cheaper and is kept. By default, on
     GPU/TPU, or where the target cannot be registered, this is ``lax.empty``.
     """
