@@ -37,7 +37,8 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "README.md", "generated"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "README.md",
+                    "generated/settings_table.md"]  # (included by settings.md)
 templates_path = ["_templates"]
 
 # -- MyST: the pages stay GitHub-readable Markdown ----------------------------------------
