@@ -1,9 +1,9 @@
 """Every setting jaxtensor reads is read in ``_core/_config.py`` and listed in its one table
 (``SETTINGS``), which the docs render; each does what its row says.
 
-The environment variables are read at import, so they are checked in two subprocesses (one
-with every variable that changes a default set, one with the others), against this process
-(which runs with the defaults, but for the test suite's ``JAXTENSOR_COMPILATION_CACHE=0``).
+The environment variables are read at import, so they are checked in three subprocesses run
+side by side: one with none set (but ``JAXTENSOR_COMPILATION_CACHE=0``), one with every
+variable that changes a default set, one with the others.
 The tunables are attributes of ``_config``, read at use: each is changed here and the
 decision it drives is seen to change.
 """
@@ -30,7 +30,7 @@ import pytest
 import jaxtensor as jt
 import multidevice
 from jaxtensor import _index_select
-from jaxtensor._core import _config, _uninitialized
+from jaxtensor._core import _config
 from jaxtensor._jit import _reads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,12 +153,13 @@ _PROGRAM = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """What a process sees: here (defaults), with every variable that changes a default set
-    (``a``), and with the others (``b``)."""
+    """What a process sees with none of the variables set (``none``; the cache off), with
+    every variable that changes a default set (``a``), and with the others (``b``)."""
     tmp = tmp_path_factory.mktemp("settings")
     base = {k: v for k, v in multidevice.env(1).items() if k not in {
         "JAX_COMPILATION_CACHE_DIR", "XDG_CACHE_HOME", *NAMES}}
     envs = {
+        "none": {"JAXTENSOR_COMPILATION_CACHE": "0"},
         "a": {"JAX_ENABLE_X64": "0", "JAXTENSOR_ARRAY_API_VERSION": "2023.12",
               "JAXTENSOR_UNINITIALIZED_OUTPUT": "1",
               "JAXTENSOR_COMPILATION_CACHE": str(tmp / "mine")},
@@ -175,33 +176,26 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return out
 
 
-def _here() -> dict[str, Any]:
-    info = jt.__array_namespace_info__()
-    return {"int": str(jt.asarray([1]).dtype), "index": str(info.default_dtypes()["indexing"]),
-            "float": str(jt.zeros(1).dtype), "version": jt.__array_api_version__,
-            "devices": type(info.devices()).__name__,
-            "cache": jax.config.jax_compilation_cache_dir}
-
-
 def check_jax_enable_x64(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    assert (_here()["int"], _here()["index"]) == ("int64", "int64")
+    assert (runs["none"]["int"], runs["none"]["index"]) == ("int64", "int64")
     assert (runs["a"]["int"], runs["a"]["index"], runs["a"]["float"]) == (
         "int32", "int32", "float32")
 
 
 def check_jaxtensor_default_float(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    assert _here()["float"] == "float64" and runs["b"]["float"] == "float32"
+    assert runs["none"]["float"] == "float64" and runs["b"]["float"] == "float32"
     assert runs["b"]["int"] == "int64"  # (64-bit mode stays on)
 
 
 def check_jaxtensor_array_api_version(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    assert (_here()["version"], _here()["devices"]) == ("2025.12", "tuple")
+    assert (runs["none"]["version"], runs["none"]["devices"]) == ("2025.12", "tuple")
     assert (runs["a"]["version"], runs["a"]["devices"]) == ("2023.12", "list")
     assert runs["b"]["version"] == "2025.12"
 
 
 def check_jaxtensor_compilation_cache(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    assert not _here()["cache"]  # (the suite runs with =0)
+    assert not runs["none"]["cache"]  # (=0)
+    assert runs["b"]["cache"]  # (unset: on)
     assert runs["a"]["cache"] == str(runs["tmp"] / "mine")
 
 
@@ -210,9 +204,7 @@ def check_xdg_cache_home(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
 
 
 def check_jaxtensor_uninitialized_output(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    f = jax.jit(lambda: _uninitialized.uninitialized((64, 1024), jnp.float32))
-    assert _uninitialized.UNINIT_TARGET not in f.lower().as_text()
-    assert runs["a"]["ffi"] is True and runs["b"]["ffi"] is False
+    assert runs["none"]["ffi"] is False and runs["a"]["ffi"] is True
 
 
 def check_uninit_min_bytes(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
@@ -292,11 +284,12 @@ def check_tiled_max_row_bytes(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> N
 
 
 def check_batched_grad_row_bytes(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
-    t = jnp.arange(24.0).reshape(2, 3, 4)  # rows of 4 float64: 32 bytes
+    t = jnp.arange(24.0).reshape(2, 3, 4)
+    row = 4 * t.dtype.itemsize  # (the bytes after dim)
     idx = jnp.asarray([2, 0, 2])
     exp = np.take(np.asarray(t), [2, 0, 2], axis=1)
     programs = []
-    for bound in (64, 32):  # batched (explicit coordinates), then the plain gather
+    for bound in (row + 1, row):  # batched (explicit coordinates), then the plain gather
         mp.setattr(_config, "BATCHED_GRAD_ROW_BYTES", bound)
         f = lambda v: _index_select._tangent_gather(v, idx, 1, False)  # noqa: E731
         np.testing.assert_array_equal(np.asarray(jax.jit(f)(t)), exp)
