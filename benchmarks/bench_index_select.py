@@ -47,6 +47,7 @@ import numpy as np  # noqa: E402
 
 import jaxtensor as jt  # noqa: E402
 from jaxtensor import _index_select  # noqa: E402
+from jaxtensor._core import _config  # noqa: E402
 
 torch = _common.torch_one_thread()
 ROOT, DOC = _common.ROOT, _common.DOC
@@ -117,11 +118,11 @@ def forward_candidates(shape: tuple, k: int, dim: int) -> tuple[dict, int]:
         return jt.index_select(x, dim, idx, out=out_t)
 
     def jt_direct() -> object:
-        _index_select.dispatch = "direct"
+        _config.INDEX_SELECT_DISPATCH = "direct"
         try:
             return jt.index_select(x, dim, idx)
         finally:
-            _index_select.dispatch = "auto"
+            _config.INDEX_SELECT_DISPATCH = "auto"
 
     def jt_out_tiled() -> object:
         return jt.index_select(x, dim, idx, out=out_d, tile_shape=tile)
@@ -129,11 +130,11 @@ def forward_candidates(shape: tuple, k: int, dim: int) -> tuple[dict, int]:
     out_x = jt.zeros(oshape, dtype=jt.float32)
 
     def jt_out_direct() -> object:
-        _index_select.dispatch = "direct"
+        _config.INDEX_SELECT_DISPATCH = "direct"
         try:
             return jt.index_select(x, dim, idx, out=out_x)
         finally:
-            _index_select.dispatch = "auto"
+            _config.INDEX_SELECT_DISPATCH = "auto"
 
     c = {
         "jt.index_select (default)": lambda: jt.index_select(x, dim, idx),
@@ -304,7 +305,7 @@ def write_doc(results: list, load0: tuple, load1: tuple, rounds: int) -> None:
         lines.append("")
     lines += [
         "Tiled kernel (default tile) vs direct gather, same run (both called eagerly through "
-        "`jt.index_select`, the direct one with `_index_select.dispatch = \"direct\"`):",
+        "`jt.index_select`, the direct one with `_config.INDEX_SELECT_DISPATCH = \"direct\"`):",
         "",
         "| workload | tiled / direct, fresh output | tiled / direct, out= | default picks "
         "(fresh / out=) | default / faster of the two (fresh / out=) |",

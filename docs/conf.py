@@ -37,7 +37,8 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "README.md"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "README.md",
+                    "generated/settings_table.md"]  # (included by settings.md)
 templates_path = ["_templates"]
 
 # -- MyST: the pages stay GitHub-readable Markdown ----------------------------------------
@@ -80,8 +81,22 @@ def _markdown_doctests(app, doctree, *_args) -> None:  # noqa: ANN001
             node.replace_self(block)
 
 
+def write_settings_table(docs: Path = ROOT / "docs") -> Path:
+    """Render the settings table of ``jaxtensor._core._config`` where ``settings.md``
+    includes it (rewritten only when it changed, so Sphinx rebuilds only then)."""
+    from jaxtensor._core import _config
+
+    path = docs / "generated" / "settings_table.md"
+    text = _config.settings_markdown()
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
 def setup(app) -> dict:  # noqa: ANN001
     app.connect("doctree-read", _markdown_doctests)
+    app.connect("builder-inited", lambda _app: write_settings_table())
     return {"parallel_read_safe": True}
 
 

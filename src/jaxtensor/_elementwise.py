@@ -15,7 +15,8 @@ A function promotes its operands with the standard's table, Python scalars weak
 (``_promotion``), and runs its kernel compiled once per dtype (faster than eager
 ``jax.numpy`` dispatch for small arrays); a function of two operands records the kernel for
 the Python operators' fast path (``_fast_operators``). The docstrings are in
-``_elementwise_docs``. ``clip``, ``real`` and ``imag`` are written out below the table.
+``_elementwise_docs`` beside this module. ``clip``, ``real`` and ``imag`` are written out
+below the table.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from . import _complex_special as cs
 from . import _elementwise_kernels as k
 from ._args import tensor, value, weak_scalar
 from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
-from ._docs._elementwise_docs import DOCS
+from ._elementwise_docs import DOCS
 from ._fast_operators import broadcast_failure, remember, typed_scalar
 from ._promotion import SCALARS, float_of, operands
 

@@ -19,7 +19,7 @@ has two kernels:
   divide) is *fused*: the last tile along a dimension starts at ``size - tile`` instead of
   running past the end, so it overlaps its neighbour and rewrites identical values — one loop
   body, no padding, no second kernel. The default tile is the largest block of whole inner rows
-  within the backend's byte budget (:data:`TILE_BUDGET`).
+  within the backend's byte budget (``_config.TILE_BUDGET``).
 * **direct** — one XLA gather (``mode=promise_in_bounds`` once the indices were checked eagerly,
   ``clip`` under tracing).
 
@@ -28,7 +28,8 @@ of ``benchmarks/bench_index_select.py`` (``docs/benchmarks.md``, ``docs/index_se
 one CPU core the tiled loop is faster for column gathers (short rows under leading dimensions)
 and equal elsewhere; with several cores XLA splits the single gather over threads, which a
 ``while`` loop cannot do; on GPU/TPU one gather is a single fused kernel. An explicit
-``tile_shape`` always runs the tiled kernel. ``dispatch`` overrides the choice process-wide
+``tile_shape`` always runs the tiled kernel. ``_config.INDEX_SELECT_DISPATCH`` overrides the
+choice process-wide
 (``"auto"``, ``"direct"``, ``"tiled"``).
 
 Both kernels are differentiable (``jax.grad``/``vjp``/``jvp``, eager and under ``jit``): the
@@ -55,7 +56,7 @@ from jax import lax
 from . import _args
 from ._args import sharded
 from ._core import IDX as _IDX
-from ._core import Tensor, _cache, _kernels, check_traced, new_tensor
+from ._core import Tensor, _cache, _config, _kernels, check_traced, new_tensor
 from ._core._uninitialized import uninitialized
 
 __all__ = ["index_select"]
@@ -63,12 +64,6 @@ __all__ = ["index_select"]
 Tracer = jax.core.Tracer
 _ArrayImpl = type(jnp.zeros(()))
 
-#: Bytes of one output tile per backend: about an L2 slice on CPU, the shared memory of one GPU
-#: block, a comfortable part of a TPU core's vector memory (pypto sizes tiles by the NPU's UB).
-TILE_BUDGET: dict[str, int] = {"cpu": 256 * 1024, "gpu": 48 * 1024, "tpu": 2 * 1024 * 1024}
-
-#: ``"auto"`` (see :func:`choose_kernel`), ``"direct"`` or ``"tiled"``.
-dispatch: str = "auto"
 
 
 # -- argument checking (shared with _indexing_functions) -----------------------------------
@@ -178,9 +173,6 @@ def _direct(x: Any, idx: Any, dim: int, checked: bool) -> Any:
     return x.at[key].get(mode=_mode(checked), unique_indices=False)
 
 
-#: Below this many bytes per gathered row (the dimensions after ``dim``), the gradient's
-#: scatter-add is batched over the leading dimensions (see :func:`_tangent_gather`).
-BATCHED_GRAD_ROW_BYTES = 64
 
 
 def _tangent_gather(t: Any, idx: Any, dim: int, checked: bool) -> Any:
@@ -190,13 +182,13 @@ def _tangent_gather(t: Any, idx: Any, dim: int, checked: bool) -> Any:
     whose every update is a strided column — one cache miss per element. Written instead as a
     gather with explicit coordinates ``t3[p, idx[k], :]`` over ``t`` viewed as ``[P, N, Q]``, its
     transpose walks the output row by row (``p`` outer), keeping each row of the gradient in
-    cache: 1.7x faster for ``[4096, 4096]`` with 1024 indices on dim -1 (benchmarks.md).
+    cache (docs/measurements.md, section "index_select's gradient on short rows").
     """
     shape = t.shape
     P = math.prod(shape[:dim])
     N = shape[dim]
     Q = math.prod(shape[dim + 1:])
-    if P <= 1 or Q * np.dtype(t.dtype).itemsize >= BATCHED_GRAD_ROW_BYTES or not idx.size:
+    if P <= 1 or Q * np.dtype(t.dtype).itemsize >= _config.BATCHED_GRAD_ROW_BYTES or not idx.size:
         return _direct(t, idx, dim, checked)
     it = jnp.int32 if max(P, N) < 2**31 else jnp.int64
     flat = idx.reshape(-1).astype(it)
@@ -235,7 +227,7 @@ def default_tile(shape: Sequence[int], itemsize: int, backend: str) -> tuple[int
     >>> default_tile((8, 2048, 512), 4, "cpu")
     (1, 128, 512)
     """
-    budget = TILE_BUDGET.get(backend, TILE_BUDGET["cpu"])
+    budget = _config.TILE_BUDGET.get(backend, _config.TILE_BUDGET["cpu"])
     tile = [1] * len(shape)
     inner = itemsize
     for d in reversed(range(len(shape))):
@@ -326,15 +318,6 @@ def tiled_gather(x: Any, idx: Any, dim: int, tile: Sequence[int], *, init: Any =
     return _tiled(x, idx, init, dim, tile, checked)
 
 
-#: The tiled loop beats XLA:CPU's one gather for rows (the dimensions after ``dim``) shorter
-#: than this many bytes under leading dimensions — a column gather (see :func:`choose_kernel`).
-TILED_MAX_ROW_BYTES = 64
-
-#: Threads XLA:CPU may split one fusion over; ``None``: the cores this process may run on
-#: (``os.sched_getaffinity``), which is how XLA sizes its intra-op thread pool.
-cpu_threads: int | None = None
-
-
 def _affinity() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -343,12 +326,17 @@ def _affinity() -> int:
 
 
 def _cpu_threads() -> int:
-    return _affinity() if cpu_threads is None else cpu_threads
+    """Threads XLA:CPU may split one fusion over: ``_config.INDEX_SELECT_CPU_THREADS``, or
+    if None the cores this process may run on (``os.sched_getaffinity``), which is how XLA
+    sizes its intra-op thread pool."""
+    n = _config.INDEX_SELECT_CPU_THREADS
+    return _affinity() if n is None else n
 
 
 def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_out: bool,
                   lead: int = 2, row: int = 1) -> str:
-    """The default kernel for a call: ``"tiled"`` or ``"direct"`` (``dispatch`` overrides it).
+    """The default kernel for a call: ``"tiled"`` or ``"direct"``
+    (``_config.INDEX_SELECT_DISPATCH`` overrides it).
 
     ``lead`` is the product of the dimensions before ``dim``, ``row`` of those after it. The
     rule comes from the measurements in ``docs/benchmarks.md`` (section index_select) and
@@ -357,19 +345,19 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
     rule picks the tiled loop, it beats the direct gather from a zero-filled output too.
 
     * CPU, one thread: for short rows under leading dimensions (a column gather, ``dim=-1``;
-      ``row * itemsize < TILED_MAX_ROW_BYTES``) the loop is faster (tiled/direct 0.75-0.93
-      in repeated runs with the opt-in uninitialised output, 0.95 from a zero-filled one,
-      jitted; XLA:CPU's code for one gather over the whole output is slower there
-      than for the same gather per tile, see ``docs/index_select.md``) -> tiled when the
+      ``row * itemsize < _config.TILED_MAX_ROW_BYTES``) the loop is faster, with the opt-in
+      uninitialised output and from a zero-filled one (XLA:CPU's code for one gather over the
+      whole output is slower there than for the same gather per tile) -> tiled when the
       output is more than one tile. Everywhere else — row gathers (embedding lookups) and
-      batches of long rows — both kernels measured equal within noise (0.94-1.14) -> direct,
-      one fusion and the shorter compile;
+      batches of long rows — both kernels are equal within noise -> direct, one fusion and
+      the shorter compile (the ratios: docs/measurements.md, section "index_select's kernel
+      choice");
     * CPU, several threads: XLA splits a large gather fusion over its intra-op thread pool,
       a ``while`` loop runs on one thread -> direct;
     * GPU/TPU: one gather is a single fused kernel, the loop runs tile after tile -> direct.
 
     :func:`index_select` consults it for eager calls; traced calls (inside a user's ``jit``)
-    keep the direct gather unless ``dispatch`` or ``tile_shape`` says otherwise.
+    keep the direct gather unless ``INDEX_SELECT_DISPATCH`` or ``tile_shape`` says otherwise.
 
     >>> choose_kernel("cpu", (4096, 1024), 4, False, lead=4096, row=1) in ("tiled", "direct")
     True
@@ -378,13 +366,14 @@ def choose_kernel(backend: str, oshape: Sequence[int], itemsize: int, donated_ou
     >>> choose_kernel("gpu", (4096, 1024), 4, False, lead=4096, row=1)
     'direct'
     """
+    dispatch = _config.INDEX_SELECT_DISPATCH
     if dispatch != "auto":
         return dispatch
     if backend != "cpu" or _cpu_threads() > 1:
         return "direct"
-    if lead <= 1 or row * itemsize >= TILED_MAX_ROW_BYTES:
+    if lead <= 1 or row * itemsize >= _config.TILED_MAX_ROW_BYTES:
         return "direct"
-    return "tiled" if math.prod(oshape) * itemsize > TILE_BUDGET["cpu"] else "direct"
+    return "tiled" if math.prod(oshape) * itemsize > _config.TILE_BUDGET["cpu"] else "direct"
 
 
 def _backend(v: Any) -> str:
@@ -493,9 +482,10 @@ def select(x: Any, dim: Any, index: Any, tile_shape: Sequence[int] | None = None
     # The rule runs for eager calls above the smallest tile budget (smaller outputs are one
     # tile: direct on every backend). Traced calls (inside a user's jit/grad) keep the direct
     # gather: their program stays free of the CPU-only FFI target of the tiled loop, which
-    # jax.export cannot serialise; an explicit tile_shape or ``dispatch`` still applies.
+    # jax.export cannot serialise; an explicit tile_shape or INDEX_SELECT_DISPATCH still applies.
+    dispatch = _config.INDEX_SELECT_DISPATCH
     if tile is None and (dispatch != "auto" or (
-            not traced and math.prod(oshape) * itemsize > min(TILE_BUDGET.values()))):
+            not traced and math.prod(oshape) * itemsize > min(_config.TILE_BUDGET.values()))):
         backend = _backend(xv)
         # a sharded x: one gather, which the partitioner splits by shard (a loop of
         # dynamic slices over a sharded axis would gather it onto every device)
@@ -551,6 +541,7 @@ def _repeat_key(xv: Any, dim: Any, iv: Any, tile_shape: Any) -> tuple:
     """Every input of an eager call's kernel choice besides the index values: shapes,
     dtypes, placement, the dispatch settings (``TypeError`` when ``tile_shape`` is not a
     sequence of hashable entries)."""
-    return (xv.shape, xv.dtype, xv.sharding, dim, iv.shape, iv.dtype, dispatch, cpu_threads,
-            *TILE_BUDGET.values(),
+    c = _config
+    return (xv.shape, xv.dtype, xv.sharding, dim, iv.shape, iv.dtype, c.INDEX_SELECT_DISPATCH,
+            c.INDEX_SELECT_CPU_THREADS, *c.TILE_BUDGET.values(), c.TILED_MAX_ROW_BYTES,
             None if tile_shape is None else tuple(tile_shape))

@@ -8,12 +8,11 @@ sets it from ``ARRAY_API_TESTS_VERSION``). The only observable difference is the
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import jax
 
-from ._core import _dtypes
+from ._core import _config, _dtypes
 
 __all__ = ["__array_namespace_info__"]
 
@@ -21,7 +20,7 @@ SUPPORTED_VERSIONS = ("2025.12", "2024.12", "2023.12")
 
 
 def _api_version() -> str:
-    v = os.environ.get("JAXTENSOR_ARRAY_API_VERSION", SUPPORTED_VERSIONS[0]).strip()
+    v = (_config.ARRAY_API_VERSION or SUPPORTED_VERSIONS[0]).strip()
     if v not in SUPPORTED_VERSIONS:
         raise ValueError(
             f"JAXTENSOR_ARRAY_API_VERSION={v!r} is not supported; use one of "

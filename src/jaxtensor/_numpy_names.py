@@ -155,7 +155,8 @@ class Absent(property):
     ``AttributeError`` naming the spelling to use (so ``hasattr(x, name)`` is False). One
     property per name of :data:`TENSOR`, not a ``Tensor.__getattr__``: CPython specialises
     attribute reads only for classes without ``__getattr__``, so one would slow every
-    attribute read of every Tensor (a view's creation by 60%)."""
+    attribute read of every Tensor (docs/measurements.md, section "NumPy's names as
+    properties, not ``__getattr__``")."""
 
     def __init__(self, name: str) -> None:
         def absent(obj: object) -> NoReturn:

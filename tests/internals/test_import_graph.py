@@ -294,6 +294,32 @@ def test_a_layer_never_imports_above_it(layer: str, forbidden: set[str]) -> None
     assert not bad, f"{layer} imports above itself: {bad}"
 
 
+def test_no_cycle_among_packages() -> None:
+    """With each subpackage as one node (a namespace module stays itself), the graph still
+    has no cycle: no subpackage imports a module that imports it back (as ``_elementwise``
+    importing its docstrings from ``_docs``, which reads ``_elementwise``, did)."""
+    top, _ = _graph()
+    def node(m: str) -> str:
+        return m.split(".")[0] if _layer(m) != "namespace" else m
+
+    packed: dict[str, set[str]] = {}
+    for m, targets in top.items():
+        packed.setdefault(node(m), set()).update(node(t) for t in targets)
+    for node, targets in packed.items():
+        targets.discard(node)
+    cycle = find_cycle(packed)
+    assert cycle is None, "import cycle between packages: " + " -> ".join(cycle or [])
+
+
+def test_only_the_package_imports_docs() -> None:
+    """``_docs`` sits above the namespace: it reads the namespace's modules, and only the
+    package's ``__init__`` imports it (to assemble the docstrings)."""
+    top, lazy = _graph()
+    bad = sorted((m, t) for m in MODULES if m != "__init__" and _layer(m) != "_docs"
+                 for t in top[m] | lazy[m] if _layer(t) == "_docs")
+    assert not bad, f"only jaxtensor/__init__.py may import _docs: {bad}"
+
+
 def test_import_levels() -> None:
     """At most MAX_LEVELS levels among the modules ``import jaxtensor`` loads (the tour,
     ``__main__``, is run, never imported)."""

@@ -26,7 +26,7 @@ from jax.experimental import checkify
 
 import jaxtensor as jt
 from jaxtensor import _fast_operators, _index_select
-from jaxtensor._core import _constants, _jax_private, _storage
+from jaxtensor._core import _config, _constants, _jax_private, _storage
 from jaxtensor._jit import _jit
 from jaxtensor._jit import _trace as _jit_trace
 
@@ -452,7 +452,7 @@ def test_scalars_first_seen_inside_traces_are_not_kept() -> None:
 
 
 def test_queue_bound_flushes(monkeypatch):
-    monkeypatch.setattr(_storage, "MAX_PENDING", 8)
+    monkeypatch.setattr(_config, "MAX_PENDING", 8)
     t = jt.zeros(16)
     for k in range(20):
         t[k % 16] = float(k)
@@ -482,10 +482,11 @@ def test_index_select_repeat_cache_keys_on_every_input_of_the_kernel_choice(monk
     jt.index_select(x, 0, i)
     key = s._repeat_key(x._value(), 0, i._value(), None)
     assert key in s._repeat
-    for name, value in (("dispatch", "tiled"), ("cpu_threads", 7),
-                        ("TILE_BUDGET", {**s.TILE_BUDGET, "cpu": 64})):
+    for name, value in (("INDEX_SELECT_DISPATCH", "tiled"), ("INDEX_SELECT_CPU_THREADS", 7),
+                        ("TILE_BUDGET", {**_config.TILE_BUDGET, "cpu": 64}),
+                        ("TILED_MAX_ROW_BYTES", 8)):
         with monkeypatch.context() as m:
-            m.setattr(s, name, value)
+            m.setattr(_config, name, value)
             assert s._repeat_key(x._value(), 0, i._value(), None) not in s._repeat
             got = jt.index_select(x, 0, i)  # chosen again under the new setting
             assert got.tolist() == np.arange(32.0).reshape(4, 8)[[0, 2]].tolist()
@@ -723,7 +724,7 @@ hlo = jax.jit(lambda v, i: _index_select.tiled_gather(v, i, 0, (64, 256))).lower
     x, idx).compile().as_text()
 print(u.UNINIT_TARGET in hlo, " while(" in hlo, "f32[512,256]{1,0} broadcast(" in hlo)
 # inside a user's jit the default is the direct gather: no FFI target, exportable
-_index_select.cpu_threads = 1
+jt._core._config.INDEX_SELECT_CPU_THREADS = 1
 f = jax.jit(lambda v, i: jt.index_select(v, 1, i).to_jax())
 xs, ids = jnp.ones((2048, 256), jnp.float32), jnp.arange(128) % 256
 print(u.UNINIT_TARGET in f.lower(xs, ids).as_text())
@@ -737,7 +738,7 @@ dtypes = [d for d in ("float32", "bool", "int8", "complex64", "float64")
 for dtype in dtypes:
     v = (rng.standard_normal((37, 300, 9)) * 50).astype(dtype)
     exp = np.take(v, idx, axis=1)
-    assert exp.nbytes >= u.UNINIT_MIN_BYTES
+    assert exp.nbytes >= jt._core._config.UNINIT_MIN_BYTES
     for tile in ([5, 64, 9], [37, 7, 4], [1, 501, 9], [2, 3, 2]):
         got = jt.index_select(jt.asarray(v), 1, jt.asarray(idx), tile_shape=tile)
         assert np.array_equal(np.asarray(got), exp), (dtype, tile)
@@ -902,13 +903,13 @@ def test_default_tile_from_byte_budget():
     assert _index_select.default_tile((8, 2048, 512), 4, "cpu") == (1, 128, 512)
     assert _index_select.default_tile((16384, 256), 4, "cpu") == (256, 256)
     t = _index_select.default_tile((8, 2048, 512), 4, "gpu")
-    assert np.prod(t) * 4 <= _index_select.TILE_BUDGET["gpu"]
+    assert np.prod(t) * 4 <= _config.TILE_BUDGET["gpu"]
     assert _index_select.default_tile((3, 2), 4, "cpu") == (3, 2)
 
 
 def test_dispatch_heuristic(monkeypatch):
     ck = _index_select.choose_kernel
-    monkeypatch.setattr(_index_select, "cpu_threads", 1)  # the rule measured on one core
+    monkeypatch.setattr(_config, "INDEX_SELECT_CPU_THREADS", 1)  # the rule measured on one core
     for donated in (False, True):  # fresh output and out= follow the same rule
         assert ck("cpu", (4096, 1024), 4, donated, 4096, 1) == "tiled"  # column gather
         assert ck("cpu", (4096, 256, 4), 4, donated, 4096, 4) == "tiled"  # short rows (16 B)
@@ -916,24 +917,21 @@ def test_dispatch_heuristic(monkeypatch):
         assert ck("cpu", (8, 2048, 512), 4, donated, 8, 512) == "direct"  # long rows: equal
         assert ck("cpu", (16384, 256), 4, donated, 1, 256) == "direct"  # pure row gather
         assert ck("cpu", (3, 2), 4, donated, 3, 1) == "direct"  # below one tile
-    monkeypatch.setattr(_index_select, "cpu_threads", 2)  # XLA splits the gather over threads
+    monkeypatch.setattr(_config, "INDEX_SELECT_CPU_THREADS", 2)  # XLA splits the gather over threads
     assert ck("cpu", (4096, 1024), 4, False, 4096, 1) == "direct"
     assert ck("gpu", (4096, 1024), 4, False, 4096, 1) == "direct"
     x = jt.asarray(np.arange(12.0).reshape(3, 4))
-    try:
-        _index_select.dispatch = "tiled"  # the override reaches the tiled kernel
-        assert ck("cpu", (3, 2), 8, False) == "tiled"
-        np.testing.assert_array_equal(np.asarray(jt.index_select(x, 1, [3, 0])),
-                                      np.asarray(x)[:, [3, 0]])
-    finally:
-        _index_select.dispatch = "auto"
+    monkeypatch.setattr(_config, "INDEX_SELECT_DISPATCH", "tiled")  # reaches the tiled kernel
+    assert ck("cpu", (3, 2), 8, False) == "tiled"
+    np.testing.assert_array_equal(np.asarray(jt.index_select(x, 1, [3, 0])),
+                                  np.asarray(x)[:, [3, 0]])
 
 
 def test_default_under_tracing_is_exportable(monkeypatch):
     """Inside a user's jit the default is the direct gather (no loop, and with the opt-in
     uninitialised output no CPU-only FFI target), even for a shape the eager rule runs
     tiled; an explicit tile_shape is tiled."""
-    monkeypatch.setattr(_index_select, "cpu_threads", 1)
+    monkeypatch.setattr(_config, "INDEX_SELECT_CPU_THREADS", 1)
     x = jnp.ones((2048, 256), jnp.float32)
     idx = jnp.arange(128) % 256
     assert _index_select.choose_kernel("cpu", (2048, 128), 4, False, 2048, 1) == "tiled"

@@ -1,7 +1,8 @@
 """Device copies of small host constants that a program passes to kernels again and again.
 
 JAX converts a NumPy array or a Python number argument to a device buffer on every call of
-a compiled function (on CPU about 1.5-2 µs each, as much as the rest of a small write).
+a compiled function (on CPU as much as the rest of a small write: see docs/measurements.md,
+section "Host constants kept on the device").
 Values used repeatedly (the scalar of ``x * 2.0`` in a loop, the start offsets of
 ``x[1000:1100] = v``) are kept here as device arrays instead. A value is converted on its
 second use, so a loop over distinct values (``x[i] = v`` for every ``i``) converts nothing

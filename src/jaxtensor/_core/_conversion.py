@@ -56,7 +56,8 @@ def host_to_device(arr: np.ndarray, device: Any, shared: builtins.bool = False) 
     """A NumPy array on ``device`` (None: the default device, uncommitted).
 
     ``jax.device_put``, not ``jnp.asarray``: in JAX 0.10 the latter compiles a small
-    program for every new shape and dtype (~10 ms each), the former only transfers. On CPU
+    program for every new shape and dtype (docs/measurements.md, section "device_put, not
+    jnp.asarray"), the former only transfers. On CPU
     ``device_put`` may keep the NumPy buffer itself (even with ``may_alias=False``), so an
     array the caller may change afterwards (``shared``: the user's own array or buffer) is
     copied on the host first: the Tensor then holds memory nobody else can write."""

@@ -13,11 +13,11 @@ defaults there) and ``float32``/``complex64`` with it off; ``JAXTENSOR_DEFAULT_F
 from __future__ import annotations
 
 import builtins
-import os
 
 import jax.numpy as jnp
 import numpy as np
 
+from . import _config
 from ._config import X64
 
 bool = np.dtype("bool")  # noqa: A001 - the standard's name
@@ -171,7 +171,7 @@ def set_default_float(dtype: object) -> None:
 
 
 def _default_from_env() -> None:
-    name = os.environ.get("JAXTENSOR_DEFAULT_FLOAT", "").strip()
+    name = _config.DEFAULT_FLOAT
     if not name:
         return
     try:

@@ -5,17 +5,20 @@ inside a traced function), a ``version`` that every write changes, and an ``expo
 set whenever the current array is handed to the user (``to_jax``, ``__jax_array__``,
 ``__array__``, DLPack).
 
-Every change of the value goes through one method, :meth:`Storage.update`: it computes the
-new value with a kernel of the caller's choice, decides in one place (:meth:`donatable`)
-whether the old buffer may be donated to that kernel (so a write costs what it writes, not a
-copy of the base), and installs the result. :meth:`replace` (install a value computed
-elsewhere) and the flush of queued scalar writes are calls of :meth:`update`.
+Every change of the value ends in one method, :meth:`Storage._install`. A write reaches it
+through :meth:`Storage.update`: it computes the new value with a kernel of the caller's
+choice, decides in one place (:meth:`donatable`) whether the old buffer may be donated to that
+kernel (so a write costs what it writes, not a copy of the base), and installs the result; the
+flush of queued scalar writes runs the same way. :meth:`replace` installs a whole value
+computed elsewhere (no kernel, no donation), :meth:`install` does so past a running
+``jaxtensor.jit`` trace, and a compiled call's write-back installs the call's results.
 
 Threads: each storage has its own lock (:meth:`Storage.lock`), which serialises its
 read-modify-writes (they never interleave, so no write is lost), and while a write runs, the
 storage's slot holds a marker that makes readers of other threads wait for it (a buffer being
-donated is never handed out). Work on one storage never waits for another's, and no lock is
-held while JAX traces or compiles. A ``jaxtensor.jit`` call takes the locks of all its
+donated is never handed out). Work on one storage never waits for another's; an eager
+write's kernel is compiled at its first run, under the lock of the one storage it writes
+(``docs/architecture.md``, *Threads and locks*). A ``jaxtensor.jit`` call takes the locks of all its
 storages, in one global order (by address, so two calls cannot wait for each other), from
 lending their values to installing its results. Queued scalar writes are appended without
 the lock (``list.append`` is atomic) and applied under it.
@@ -37,7 +40,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.core import eval_context
 
-from . import _cache
+from . import _cache, _config
 from ._config import X64
 from ._context import current as _current_jit
 from ._jax_private import EvalTrace, trace_state
@@ -46,8 +49,6 @@ Tracer = jax.core.Tracer
 _ArrayImpl = type(jnp.zeros(()))
 _getrefcount = sys.getrefcount
 
-#: Queued scalar writes are applied at the latest when this many are pending.
-MAX_PENDING = 1 << 16
 _IDX = np.int64 if X64 else np.int32
 
 #: Guards the creation of storages' locks (made on first use: most results are never
@@ -234,7 +235,14 @@ class Storage:
         self._apply(pick, args)
 
     def replace(self, new: Any) -> None:
-        """Install ``new`` (computed by the caller from the current value) as the value."""
+        """Make ``new``, a whole value of the storage's shape and dtype that the caller
+        computed, the value: no kernel runs and nothing is donated (the old buffer is
+        dropped). Inside a ``jaxtensor.jit`` trace (or a checked transform), the running
+        trace's ``write`` takes ``new`` (gated by the checks made so far); otherwise it is
+        installed under the storage's lock (:meth:`_install`: a new version, not exported, moved to the storage's
+        sharding, which the first write decides). Queued scalar writes are not applied
+        first: any still queued (queued after the caller read the value) stay queued and
+        apply over ``new`` at the next read."""
         jt = _current_jit.get()
         if jt is not None:
             jt.write(self, new)
@@ -382,7 +390,7 @@ class Storage:
                     p = self._pending = []
         p.append((flat, value))
         self.version = next(_versions)
-        if len(p) >= MAX_PENDING:
+        if len(p) >= _config.MAX_PENDING:
             self._settle()
 
     def _flush(self) -> None:
@@ -431,7 +439,8 @@ class Storage:
                     ii = np.concatenate([ii, np.full(bucket - n, arr.size, _IDX)])
                     vv = np.concatenate([vv, np.zeros(bucket - n, vv.dtype)])
             # One write into an N-D base: XLA:CPU turns the flat form into a full-size, partitioned
-            # dynamic-update-slice fusion (~25 us more); the N-D scatter stays a one-element update;
+            # dynamic-update-slice fusion (docs/measurements.md, section "One queued write into
+            # an N-D base"); the N-D scatter stays a one-element update;
             # and a sharded base keeps its sharding only through the N-D form (a flat reshape
             # loses every sharded axis but the first)
             unravel = arr.ndim > 1 and (bucket == 1 or len(arr.sharding.device_set) > 1)

@@ -10,7 +10,6 @@ a no-op FFI target registered once per process; by default it is ``lax.empty``
 from __future__ import annotations
 
 import math
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -19,26 +18,26 @@ import jax
 import numpy as np
 from jax import lax
 
+from . import _config
 from ._jax_private import make_noop_ffi_handler
 
 #: The FFI target that hands XLA:CPU an output buffer without writing it (see
 #: :func:`uninitialized`).
 UNINIT_TARGET = "jaxtensor_uninitialized"
-#: Outputs smaller than this are zero-filled (``lax.empty``): cheaper than the FFI call.
-UNINIT_MIN_BYTES = 16 * 1024
 _uninit_ok: bool | None = None  # None: not decided yet; False: off, or registration failed
 _uninit_handler: Any = None  # keeps the ctypes callback alive
 _uninit_lock = threading.Lock()
 
 
 def _register_uninit() -> bool:
-    """Register :data:`UNINIT_TARGET` on CPU once, if the environment says
-    ``JAXTENSOR_UNINITIALIZED_OUTPUT=1``; False when it does not or registration fails."""
+    """Register :data:`UNINIT_TARGET` on CPU once, if the environment said
+    ``JAXTENSOR_UNINITIALIZED_OUTPUT=1`` (``_config.UNINITIALIZED_OUTPUT``); False when it
+    did not or registration fails."""
     global _uninit_ok, _uninit_handler
     with _uninit_lock:
         if _uninit_ok is not None:
             return _uninit_ok
-        if os.environ.get("JAXTENSOR_UNINITIALIZED_OUTPUT", "0") != "1":
+        if not _config.UNINITIALIZED_OUTPUT:
             _uninit_ok = False
             return False
         try:
@@ -55,16 +54,17 @@ def uninitialized(shape: Sequence[int], dtype: Any) -> Any:
     """An array whose values are undefined, for outputs every element of which is written.
 
     GPU and TPU lower ``lax.empty`` to an allocation (``AllocateBuffer``); XLA:CPU lowers it to a
-    zero fill — a full extra pass over the output (16 MiB: 1.1-1.8 ms on one core here, 0.7-0.8x
-    the time of the whole gather of the embedding workload). With
+    zero fill — a full extra pass over the output (docs/measurements.md, section "The zero fill
+    of an output on XLA:CPU"). With
     ``JAXTENSOR_UNINITIALIZED_OUTPUT=1``, the buffer on CPU comes instead from a no-op FFI call
     (:data:`UNINIT_TARGET`): XLA allocates its result and the handler returns at once.
-    The handler is a ``ctypes`` callback, so each call takes the GIL for about a microsecond:
-    below :data:`UNINIT_MIN_BYTES` the zero fill is cheaper and is kept. By default, on
+    The handler is a ``ctypes`` callback, so each call takes the GIL (same section):
+    below ``_config.UNINIT_MIN_BYTES`` the zero fill is cheaper and is kept. By default, on
     GPU/TPU, or where the target cannot be registered, this is ``lax.empty``.
     """
     shape = tuple(shape)
-    if math.prod(shape) * np.dtype(dtype).itemsize < UNINIT_MIN_BYTES or not _register_uninit():
+    if (math.prod(shape) * np.dtype(dtype).itemsize < _config.UNINIT_MIN_BYTES
+            or not _register_uninit()):
         return lax.empty(shape, dtype)
     aval = jax.ShapeDtypeStruct(shape, dtype)
     return lax.platform_dependent(

@@ -74,8 +74,8 @@ class AxisStep(NamedTuple):
         """Whether every strided axis's length is a multiple of its stride (the strided
         elements are then a column of the axis viewed as ``(n // k, k)``), in an eager
         kernel. Inside a ``jaxtensor.jit`` trace the window is sliced and updated instead:
-        in a larger program XLA:CPU copied the reshaped base (a strided write through a view
-        of 2**18 in 10**6 took 2.4x a hand-written ``.at[::2].add``; 0.9x as a window)."""
+        in a larger program XLA:CPU copied the reshaped base (docs/measurements.md, section
+        "Strided writes inside jaxtensor.jit")."""
         if _current_jit.get() is not None:
             return False
         return all(n % k == 0 for n, k in zip(self.in_shape, strides))
@@ -408,8 +408,9 @@ def nocopy_strides(
 def _opaque(dyn: Any) -> Any:
     """Start offsets known while tracing (a write inside a traced function at Python-int
     positions) hidden from XLA's constant folding: a dynamic-update-slice at constant
-    indices becomes a loop over the whole buffer on XLA:CPU (~4000x slower for 10^7
-    elements), at runtime indices an in-place update of the region."""
+    indices becomes a loop over the whole buffer on XLA:CPU (docs/measurements.md, section
+    "Start offsets behind an optimization barrier"), at runtime indices an in-place update of
+    the region."""
     if isinstance(dyn, Tracer) or not len(dyn):
         return dyn
     return lax.optimization_barrier(jnp.asarray(dyn))

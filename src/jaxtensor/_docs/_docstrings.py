@@ -1,8 +1,8 @@
 """The numpydoc sections of the public docstrings, assembled once when the package is imported.
 
 Each public function's docstring is written by hand next to its code (or, for the generated
-element-wise functions, in ``_elementwise_docs``): a summary, prose and an example. What can
-be derived is added here, so that ``help(jt.name)`` and the API reference show numpydoc
+element-wise functions, in ``jaxtensor._elementwise_docs`` beside them): a summary, prose and
+an example. What can be derived is added here, so that ``help(jt.name)`` and the API reference show numpydoc
 sections everywhere: ``Parameters`` (from the signature, described by ``_params``),
 ``Returns`` (the return annotation and the summary line), ``Raises`` and ``See Also`` (from
 ``_refs``) and the ``Examples`` heading over the ``>>>`` lines. The examples of the

@@ -202,7 +202,8 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
 def _broadcast_size(arrays: list, plan: Plan) -> int:
     shapes = [it.shape for it in plan.items if type(it) is IntArray]
     shapes += [(1 if it.value else 0,) for it in plan.items if type(it) is PyBool]
-    if len(shapes) == 1:  # (one index array, the commonest: np.broadcast_shapes costs 4 us)
+    if len(shapes) == 1:  # (one index array, the commonest; docs/measurements.md, section
+        # "One index array's broadcast size")
         return math.prod(shapes[0])
     return math.prod(np.broadcast_shapes(*shapes)) if shapes else 1
 
@@ -326,9 +327,9 @@ def rebuild(struct: tuple, dyn: tuple, shape: tuple[int, ...], dedupe: bool) -> 
 
 def _last_occurrences(lin: Any, space: int) -> Any:
     """Whether each entry of ``lin`` (positions below ``space``) is the last one with its
-    value. One sort of ``lin * k + position`` (XLA:CPU sorts one key about 10x faster than
-    a key with a payload, as an argsort does), else, where that product could overflow the
-    index dtype, a stable argsort."""
+    value. One sort of ``lin * k + position`` (XLA:CPU sorts one key faster than a key with a
+    payload, as an argsort does: docs/measurements.md, section "Last occurrences by one
+    sort"), else, where that product could overflow the index dtype, a stable argsort."""
     k = lin.shape[0]
     idt = jnp.dtype(jnp.int64 if jax.config.read("jax_enable_x64") else jnp.int32)
     if space * k < np.iinfo(idt).max:

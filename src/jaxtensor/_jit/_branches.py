@@ -25,12 +25,8 @@ import jax.numpy as jnp
 from jax import lax
 from jax.extend.core import ClosedJaxpr, Jaxpr, jaxpr_as_fun, jaxprs_in_params
 
-from .._core import current_trace
+from .._core import _config, current_trace
 from . import _trace as jtr
-
-#: work (elements touched) below which both branches run inlined whatever they write: about
-#: what an XLA:CPU conditional costs to enter
-SMALL = 1 << 14
 
 _LOOPS = frozenset({"while", "scan"})
 _READS = frozenset({"dynamic_slice", "gather", "slice", "squeeze", "reshape",
@@ -84,7 +80,7 @@ def inline_ok(branches: list[ClosedJaxpr], n_vals: int) -> bool:
     """Whether running every branch (gated) costs about what an XLA conditional choosing one
     would: no loops, callbacks or effects, and work within what the branches write (the
     size of the carried buffers they write, which the conditional would copy) or
-    :data:`SMALL`."""
+    ``_config.INLINE_BRANCH_WORK`` (about what an XLA:CPU conditional costs to enter)."""
     work = 0.0
     written = 0
     for closed in branches:
@@ -95,7 +91,7 @@ def inline_ok(branches: list[ClosedJaxpr], n_vals: int) -> bool:
         for k in range(n_vals):
             if jaxpr.outvars[k] is not jaxpr.invars[1 + k]:
                 written += _size(jaxpr.outvars[k])
-    return work <= max(SMALL, written)
+    return work <= max(_config.INLINE_BRANCH_WORK, written)
 
 
 def _size(v: Any) -> int:

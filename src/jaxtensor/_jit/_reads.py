@@ -21,7 +21,7 @@ from typing import Any
 import jax
 import numpy as np
 
-from .._core import Tensor, _cache
+from .._core import Tensor, _cache, _config
 
 __all__ = ["Reader", "describe", "dynamic", "rebuild"]
 
@@ -35,8 +35,6 @@ _LIBRARIES = frozenset({"jax", "numpy", "jaxtensor", "scipy", "torch", "ml_dtype
                         "opt_einsum", "_pytest", "pytest", "hypothesis", "IPython"})
 _library_memo: dict[str, bool] = {}
 _names_memo = _cache.cache("names read by code", 4096)
-#: how deep a walk goes; deeper, a value counts as new on every call (never reused)
-MAX_DEPTH = 100
 
 
 def dynamic(v: Any) -> bool:
@@ -144,7 +142,7 @@ class Reader:
         if seen is not None:
             self._add(where, "seen", seen)
             return
-        if self.depth >= MAX_DEPTH:
+        if self.depth >= _config.READS_MAX_DEPTH:
             self._add(where, _Ident(object()))  # (equal to nothing: sound, compiled anew)
             return
         self.seen[k] = len(self.seen)
