@@ -565,12 +565,14 @@ def _value_message(msg: tuple) -> str:
     return str(_value_error(msg, "{}"))
 
 
-#: primitives that write or loop: a check computed through one of them would make the
-#: first application of a program with hoisted gates repeat that work (XLA merges identical
-#: scalar work of the two applications, not loops)
+#: primitives that write or loop (or factorize, for a ``linalg`` check): a check computed
+#: through one of them would make the first application of a program with hoisted gates
+#: repeat that work (XLA merges identical scalar work of the two applications, not loops
+#: or LAPACK calls)
 _WRITES = frozenset({"dynamic_update_slice", "scatter", "scatter-add", "scatter_add",
                      "scatter-mul", "scatter_mul", "scatter-min", "scatter_min",
-                     "scatter-max", "scatter_max", "while", "cond", "scan"})
+                     "scatter-max", "scatter_max", "while", "cond", "scan", "cholesky",
+                     "lu"})
 
 
 def hoistable(jaxpr: Any) -> bool:
