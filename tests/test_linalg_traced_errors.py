@@ -146,6 +146,18 @@ def test_check_bounds_false_turns_the_check_off(fname: str) -> None:
     assert state[2][0] == 1.0
 
 
+def test_a_failed_call_without_donation_changes_nothing() -> None:
+    """``donate=False``: a call whose check fails leaves every Tensor as it was (the writes
+    before the failing call too), as for an index check."""
+    prog = jt.jit(_program(jt.linalg.inv), donate=False)
+    got, state = _run_program(prog, SQUARE["second_singular"], (2, 3, 3))
+    _same_error(got, _outcome(lambda: jt.linalg.inv(jt.asarray(SQUARE["second_singular"]))))
+    assert state[0][0] == 0.0 and (state[1] == -1.0).all() and state[2][0] == 0.0
+    got, state = _run_program(prog, SQUARE["regular"], (2, 3, 3))
+    assert got is None and state[0][0] == state[2][0] == 1.0
+    _close(state[1], np.linalg.inv(SQUARE["regular"]))
+
+
 # -- one matrix per iteration: an eager fori_loop, a fori_loop inside jit ----------------
 def _loop_program(f: Callable, loop: Callable) -> Callable:
     def prog(x: jt.Tensor, out: jt.Tensor, done: jt.Tensor) -> None:
