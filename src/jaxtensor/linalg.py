@@ -25,7 +25,12 @@ import numpy as np
 
 from . import _args, _numpy_names
 from ._core import Tensor, _dtypes, _kernels
-from ._linalg_errors import LinAlgError, _failed_matrices, _nonfinite, _raise_if_singular, _which
+from ._linalg_errors import (
+    LinAlgError,
+    _nonfinite,
+    _raise_if_not_positive_definite,
+    _raise_if_singular,
+)
 from ._linalg_kernels import _run
 from ._linear_algebra import matmul, tensordot, vecdot
 from ._manipulation import broadcast_shapes, matrix_transpose
@@ -142,10 +147,7 @@ def cholesky(x: Tensor, /, *, upper: bool = False) -> Tensor:
         return (jnp.conj(jnp.swapaxes(lo, -1, -2)) if up else lo), failed
 
     out, failed = _run(("cholesky", up), fn, v, dt=dt)
-    flagged = _failed_matrices(failed)
-    if flagged is not None:
-        raise LinAlgError(f"linalg.cholesky(): {_which(flagged[0])} is not positive "
-                          "definite")
+    _raise_if_not_positive_definite(failed)
     return Tensor._wrap(out)
 
 

@@ -5,12 +5,13 @@ Everything above (indexing, ``jaxtensor.jit``, the namespace) builds on the name
 """
 
 from . import _config  # (first: turns on 64-bit mode before any array exists)
-from . import _cache, _constants, _context, _conversion, _dtypes, _kernels, _storage, _view
+from . import _cache, _constants, _context, _conversion, _dtypes, _errors, _kernels, _storage, _view
 from ._cache import cache, clear_caches
 from ._config import X64
 from ._constants import device_constant, starts_array
 from ._conversion import as_device, asarray
 from ._context import JitTrace, check_traced, current
+from ._errors import LinAlgError
 from ._storage import Deferred, Storage, TracerLeakError, current_trace
 from ._storage import _layout as storage_layout
 from ._tensor import Tensor, element, new_tensor, over
@@ -18,10 +19,10 @@ from ._view import _IDX_NP as IDX
 from ._view import View
 
 __all__ = [
-    "IDX", "Deferred", "JitTrace", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
+    "IDX", "Deferred", "JitTrace", "LinAlgError", "as_device", "asarray", "check_traced", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
     "clear_caches", "current", "element", "over", "current_trace", "device_constant", "new_tensor", "starts_array",
     "storage_layout",
     # modules used as namespaces by the layers above
-    "_cache", "_config", "_constants", "_context", "_conversion", "_dtypes", "_kernels",
+    "_cache", "_config", "_constants", "_context", "_conversion", "_dtypes", "_errors", "_kernels",
     "_storage", "_view",
 ]

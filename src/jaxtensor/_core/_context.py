@@ -13,6 +13,7 @@ storage; nothing is ever patched onto classes or module globals.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,12 @@ class JitTrace:
     def check_value(self, value: Any, dtype: Any) -> None:
         """Check a traced single value assigned into an integer Tensor of ``dtype`` (NaN,
         infinity, out of range), as eager code checks a number."""
+
+    def check_matrices(self, bad: Callable[[], Any], message: str, arg: str) -> None:
+        """Check a stack of matrices as eager ``jaxtensor.linalg`` does: ``bad()`` (called
+        only where the trace checks) is a traced bool per matrix of the stack (its batch
+        shape), and where one is set the call raises ``LinAlgError(message.format(name))``,
+        ``name`` being ``arg`` or ``arg[i, j]`` for the first such matrix."""
 
 
 #: The trace of the ``jaxtensor.jit`` call running in this thread/task, if any.

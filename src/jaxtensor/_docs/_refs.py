@@ -180,7 +180,7 @@ RAISES: dict[str, list[tuple[str, str]]] = {
     'reshape': [('ValueError', '``copy=False`` and the new shape needs a copy.')],
     'squeeze': [('ValueError', 'An axis to remove does not have size 1.')],
     'Tensor.item': [('TypeError', 'The Tensor has more than one element.')],
-    'jit': [('IndexError', 'An index is out of bounds (``check_bounds``, the default).'), ('NonConcreteBooleanIndexError', 'A boolean mask selects a data-dependent shape inside the compiled function.')],
+    'jit': [('IndexError', 'An index is out of bounds (``check_bounds``, the default).'), ('jaxtensor.linalg.LinAlgError', 'A ``linalg`` function met a matrix it raises for eagerly (``check_bounds``, the default).'), ('NonConcreteBooleanIndexError', 'A boolean mask selects a data-dependent shape inside the compiled function.')],
     'gather': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
     'take': [('IndexError', 'An index is out of bounds, or the axis is out of range.')],
     'argmax': [('ValueError', 'The Tensor (or the axis) is empty.')],

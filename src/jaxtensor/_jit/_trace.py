@@ -18,6 +18,7 @@ it; one made inside any other nested trace (``lax`` control flow, ``vmap``, a ne
 
 from __future__ import annotations
 
+import re
 import weakref
 from typing import Any
 
@@ -30,7 +31,8 @@ from jax.experimental import checkify
 from jax.extend.core import Literal, Primitive
 
 from .._core import IDX as _IDX
-from .._core import JitTrace, Storage, TracerLeakError, current_trace
+from .._core import JitTrace, LinAlgError, Storage, TracerLeakError, cache, current_trace
+from .._core._errors import matrix_name
 from .._core._jax_private import (
     EvalTrace,
     checkify_error_preds,
@@ -276,6 +278,24 @@ class Trace(JitTrace):
             else:
                 self.item(fail, bad, msg)
 
+    def check_matrices(self, bad: Any, message: str, arg: str) -> None:
+        """Check a stack of matrices (``JitTrace.check_matrices``): the first failing
+        one's flat index is the value recorded; the call raises ``LinAlgError``."""
+        mode = self.mode
+        if mode is None:
+            return
+        if mode == INHERIT:
+            self.parent.check_matrices(bad, message, arg)
+        elif mode == CHECKIFY:
+            self._passed(_checkify_matrices(bad(), message, arg))
+        elif not self._here():
+            self.missed = True
+        else:
+            flags = bad()
+            if flags.size:
+                self.item(jnp.any(flags), jnp.argmax(flags.reshape(-1)).astype(_IDX),
+                          ("linalg", message, arg, flags.shape))
+
     def _here(self) -> bool:
         """Whether a check made now can be recorded (OWN mode): at the top level of the
         trace, or in a jaxtensor control-flow body, whose checks are carried through it."""
@@ -436,6 +456,9 @@ class CheckedTrace(JitTrace):
         for fail, _, raw, msg in _value_checks(v, dtype):
             checkify.check(~fail, _value_message(msg), raw)
 
+    def check_matrices(self, bad: Any, message: str, arg: str) -> None:
+        _checkify_matrices(bad(), message, arg)
+
 
 def message(v: Any, n: int, axis: int, fname: str | None) -> str:
     """The eager code's bounds message (``{}`` for the value: a checkify format)."""
@@ -472,6 +495,30 @@ def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> Any:
     return ok
 
 
+def _checkify_matrices(flags: Any, message: str, arg: str) -> Any:
+    """``checkify.check`` that no matrix of a stack failed; the message names the first
+    failing one as eager code does (its index in the stack: the checkify values). Made
+    inside a cached ``jax.jit`` function: checkify's error state then carries the same
+    metadata at every call, so the compiled functions after it are found again under an
+    eager ``jaxtensor.grad`` (a bare check recompiles each of them at every call)."""
+    if not flags.size:
+        return jnp.bool_(True)
+    fn = _MATRIX_CHECKS.get((message, arg))
+    if fn is None:
+        def check(flags: Any) -> Any:
+            ok = ~jnp.any(flags)
+            nd = flags.ndim
+            index = jnp.unravel_index(jnp.argmax(flags.reshape(-1)), flags.shape) if nd else ()
+            checkify.check(ok, message.format(matrix_name(arg, ["{}"] * nd)), *index)
+            return ok
+
+        fn = _MATRIX_CHECKS[message, arg] = jax.jit(check)
+    return fn(flags)
+
+
+_MATRIX_CHECKS = cache("checkify matrix checks", 256)
+
+
 def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
     """The checks of a single value assigned into the integer ``dtype``, each (fails, value
     to report in the folded output, value for checkify, message tuple). A float fails when it
@@ -498,6 +545,9 @@ def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
     return [(fail, v.astype(_IDX), v, ("value", str(dtype), "i", unsigned))]
 
 
+#: a failed matrix check's message (under ``vmap``, checkify names the batch member first)
+_LINALG = re.compile(r"(at mapped index [0-9, ]+: )*linalg\.")
+
 _FLOAT_NAMES = {-1: "-inf", 0: "nan", 1: "inf"}
 
 
@@ -515,12 +565,14 @@ def _value_message(msg: tuple) -> str:
     return str(_value_error(msg, "{}"))
 
 
-#: primitives that write or loop: a check computed through one of them would make the
-#: first application of a program with hoisted gates repeat that work (XLA merges identical
-#: scalar work of the two applications, not loops)
+#: primitives that write or loop (or factorize, for a ``linalg`` check): a check computed
+#: through one of them would make the first application of a program with hoisted gates
+#: repeat that work (XLA merges identical scalar work of the two applications, not loops
+#: or LAPACK calls)
 _WRITES = frozenset({"dynamic_update_slice", "scatter", "scatter-add", "scatter_add",
                      "scatter-mul", "scatter_mul", "scatter-min", "scatter_min",
-                     "scatter-max", "scatter_max", "while", "cond", "scan"})
+                     "scatter-max", "scatter_max", "while", "cond", "scan", "cholesky",
+                     "lu"})
 
 
 def hoistable(jaxpr: Any) -> bool:
@@ -549,7 +601,8 @@ def _writes(eqn: Any) -> bool:
 
 def check_error(checks: tuple, chk: Any) -> Exception | None:
     """The error of the first failing check in ``chk`` (``[code, value]``), or None:
-    ``IndexError`` for an index, ``ValueError``/``OverflowError`` for an assigned value."""
+    ``IndexError`` for an index, ``ValueError``/``OverflowError`` for an assigned value,
+    ``LinAlgError`` for a matrix."""
     c = np.asarray(chk)
     code = int(c[0])
     if not code:
@@ -563,6 +616,9 @@ def check_error(checks: tuple, chk: Any) -> Exception | None:
         if entry[3]:
             v %= 1 << (8 * _IDX_SIZE)
         return _value_error(entry, v)
+    if entry[0] == "linalg":
+        _, text, arg, shape = entry
+        return LinAlgError(text.format(matrix_name(arg, np.unravel_index(v, shape))))
     axis, n, unsigned, fname = entry
     if unsigned:
         v %= 1 << (8 * _IDX_SIZE)
@@ -570,8 +626,8 @@ def check_error(checks: tuple, chk: Any) -> Exception | None:
 
 
 def checkify_error(err: Any) -> Exception | None:
-    """The error of a checkify error state (``IndexError``, or the value checks'
-    ``ValueError``/``OverflowError``), or None."""
+    """The error of a checkify error state (``IndexError``, the value checks'
+    ``ValueError``/``OverflowError``, or the matrix checks' ``LinAlgError``), or None."""
     msg = err.get()
     if msg is None:
         return None
@@ -582,6 +638,8 @@ def checkify_error(err: Any) -> Exception | None:
         return ValueError(text)
     if text.startswith("Python integer"):
         return OverflowError(text)
+    if _LINALG.match(text):
+        return LinAlgError(text)
     return IndexError(text)
 
 
