@@ -292,7 +292,7 @@ def limit3(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_recompile_limit_is_documented() -> None:
-    assert jt._jit._jit.RECOMPILE_LIMIT == 8
+    assert jt._jit._errors.RECOMPILE_LIMIT == 8
     assert "8th" in jt.RecompileWarning.__doc__
 
 
