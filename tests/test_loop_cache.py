@@ -288,7 +288,7 @@ def test_grad_through_a_loop_then_more_calls() -> None:
 @pytest.fixture
 def limit3(monkeypatch: pytest.MonkeyPatch) -> None:
     """Warn at the 3rd program instead of the 8th (fewer compilations to test)."""
-    monkeypatch.setattr(jt._jit._jit, "RECOMPILE_LIMIT", 3)
+    monkeypatch.setattr(jt._jit._errors, "RECOMPILE_LIMIT", 3)
 
 
 def test_recompile_limit_is_documented() -> None:
