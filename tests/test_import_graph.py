@@ -314,6 +314,7 @@ def test_tensor_imports_only_the_core() -> None:
 
 #: The jit layer's modules bottom up, by concern: each imports only modules before it.
 JIT_ORDER = [
+    "_jit._spec",        # what a call passes: the call spec and each leaf's description
     "_jit._errors",      # what the user sees: tracebacks, names, warnings, IndexOverflowError
     "_jit._plans",       # a compiled variant and how it is called (the call protocol)
     "_jit._shardings",   # in_shardings / out_shardings
@@ -322,7 +323,6 @@ JIT_ORDER = [
     "_jit._reads",       # what an eager loop body reads
     "_jit._trace",       # what one trace sees, its checks
     "_jit._pytree",      # arguments and results across the compiled function
-    "_jit._spec",        # what a call passes
     "_jit._checks",      # tracing with each check mode
     "_jit._branches",    # cond
     "_jit._jit",         # jit: the entry, plans, the call

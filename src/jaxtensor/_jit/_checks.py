@@ -14,29 +14,29 @@ from .._core import IDX
 from .._core._jax_private import DebugInfo as _DebugInfo
 from .._core._jax_private import initial_result_paths as _initial_result_paths
 from . import _hostcheck
-from . import _pytree as jpt
 from . import _trace as jtr
 from ._errors import source_info
 from ._plans import CALL, GATED, Plan, Retrace
+from ._spec import Spec
 
 if TYPE_CHECKING:
     from ._jit import Jitted
 
 
-def body(jitted: Jitted, spec: tuple, plan: Plan, *inputs: Any) -> Any:
+def body(jitted: Jitted, spec: Spec, plan: Plan, *inputs: Any) -> Any:
     """The traced function: the user's function run over a :class:`~._trace.Trace`.
     A check the folded output cannot carry (in a nested trace) abandons the trace
     (``Retrace``): the call is traced again under checkify. The closed-over storages
     the trace met are left on the plan (``plan.discovered``)."""
     call = CALL.get()
-    if spec[8] != GATED:
+    if spec.check != GATED:
         jitted._note_trace(spec, inputs)
-    if spec[8] == jtr.OWN:
+    if spec.check == jtr.OWN:
         return _body_hoisted(jitted, spec, plan, call, inputs)
-    if spec[8] == GATED:
-        return _body_hoisted(jitted, spec[:8] + (jtr.OWN,), plan, call, inputs, True)
-    if spec[8] != jtr.CHECKIFY:
-        out, trace = jitted._run(spec, call, inputs, spec[8])
+    if spec.check == GATED:
+        return _body_hoisted(jitted, spec._replace(check=jtr.OWN), plan, call, inputs, True)
+    if spec.check != jtr.CHECKIFY:
+        out, trace = jitted._run(spec, call, inputs, spec.check)
         plan.discovered = jtr.weak(trace.discovered)
         if trace.missed:
             raise Retrace
@@ -51,7 +51,7 @@ def body(jitted: Jitted, spec: tuple, plan: Plan, *inputs: Any) -> Any:
 
     return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
 
-def _body_hoisted(jitted: Jitted, spec: tuple, plan: Plan, call: Any, inputs: tuple,
+def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple,
                   gated: bool = False) -> Any:
     """The traced function with bounds checks (``OWN`` mode), its checks hoisted.
 
@@ -108,7 +108,7 @@ def _body_hoisted(jitted: Jitted, spec: tuple, plan: Plan, call: Any, inputs: tu
     ((aux, first),) = fn(*inputs, zero).items()
     if not (gated or trace.discovered) and _decide_on_host(plan, traced, inputs,
                                                                call):
-        return {jpt.unchecked(aux): first[:-1]}  # (the writes, ungated: code is 0)
+        return {aux.without_checks(): first[:-1]}  # (the writes, ungated: code is 0)
     # (an accelerator reads a cond's predicate back to the host in the middle of the
     # program: on an H200, 32 checked writes cost 3.3x unchecked ones that way, 2.2x
     # gated; XLA:CPU reads it in place)
@@ -132,7 +132,7 @@ def _body_hoisted(jitted: Jitted, spec: tuple, plan: Plan, call: Any, inputs: tu
 
     code = first[-1][0]
     outs = lax.cond(code == 0, passed, unchanged, tuple(inputs))
-    return {jpt.coded(aux): tuple(outs) + (code,)}
+    return {aux.with_code(): tuple(outs) + (code,)}
 
 def _decide_on_host(plan: Plan, traced: Any, inputs: tuple, call: Any) -> bool:
     """At the first trace of ``plan``: whether its checks can be decided on the host

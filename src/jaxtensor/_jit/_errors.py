@@ -223,10 +223,10 @@ class Recompiles:
         self.last: Any = None
 
     def note(self, fn: Callable, spec: Any, inputs: tuple,
-             input_names: Callable[[Any], tuple[str, ...]]) -> None:
-        """Count the program of ``spec`` traced with ``inputs`` (``input_names(spec)``: the
-        user's name of each input)."""
-        sig = (spec[:8], tuple([getattr(x, "aval", None) for x in inputs]))
+             explain: Callable[[tuple, tuple], str]) -> None:
+        """Count the program of ``spec`` traced with ``inputs`` (``explain(old, new)``: what
+        differs between two ``(spec, input types)``, in the user's words)."""
+        sig = (spec._replace(check=None), tuple([getattr(x, "aval", None) for x in inputs]))
         last, self.last = self.last, sig
         if sig in self.traced:
             return
@@ -238,47 +238,10 @@ class Recompiles:
         where = getattr(fn, "_jaxtensor_code", None) or getattr(fn, "__code__", None)
         warnings.warn_explicit(
             f"{name} compiled {RECOMPILE_LIMIT} programs for the same code: "
-            f"{_explain(fn, last, sig, input_names)}. Each new value of what the traced "
+            f"{explain(last, sig)}. Each new value of what the traced "
             "program depends on (a static argument, a Python value the code reads, a shape "
             "or dtype) compiles a new program: pass values that change as arguments (Tensors) "
             "instead. Silence this with warnings.filterwarnings('ignore', "
             "category=jaxtensor.RecompileWarning).",
             RecompileWarning,
             where.co_filename if where else "jaxtensor", where.co_firstlineno if where else 0)
-
-
-def _explain(fn: Callable, old: tuple, new: tuple,
-             input_names: Callable[[Any], tuple[str, ...]]) -> str:
-    """What differs between two traced signatures, in the user's words."""
-    (o_spec, o_avals), (n_spec, n_avals) = old, new
-    if o_spec[0] != n_spec[0]:
-        return "the structure of the arguments changed"
-    for j, (a, b) in enumerate(zip(o_spec[1], n_spec[1])):
-        if a != b and type(a) is tuple and type(b) is tuple and a[:1] == b[:1] == (
-                "static",):
-            return f"the static argument {j} changed ({a[1]!r} -> {b[1]!r})"
-    if o_spec[2] != n_spec[2]:
-        for (k, a), (k2, b) in zip(o_spec[2], n_spec[2]):
-            if k == k2 and (type(a) is not type(b) or a != b):
-                return f"the static argument {_arg_name(fn, k)} changed ({a!r} -> {b!r})"
-        return "the static arguments given changed"
-    if o_avals != n_avals:
-        names = input_names(n_spec)
-        for k, (a, b) in enumerate(zip(o_avals, n_avals)):
-            if a != b:
-                who = names[k] if k < len(names) else f"input {k}"
-                return (f"the shape or dtype of {who} changed ({a.str_short()} -> "
-                        f"{b.str_short()})"
-                        if a is not None and b is not None else f"{who} changed")
-    if o_spec[1] != n_spec[1]:
-        return "the view structure or aliasing of the Tensor arguments changed"
-    return "which buffers are donated, or the closed-over Tensors, changed"
-
-
-def _arg_name(fn: Callable, k: int | str) -> str:
-    if type(k) is str:
-        return k
-    try:
-        return list(inspect.signature(fn).parameters)[k]
-    except (TypeError, ValueError, IndexError):
-        return str(k)

@@ -67,6 +67,7 @@ from . import _spec as jsp
 from . import _trace as jtr
 from ._errors import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
 from ._plans import CALL, GATED, Call, Plan, Retrace, coded
+from ._spec import VALUE, OnStorage
 
 __all__ = ["IndexOverflowError", "RecompileWarning", "UnrolledLoopWarning", "jit"]
 
@@ -152,9 +153,8 @@ class Jitted:
         if not self._scanned:
             self._scanned = True
             self._adopt(jsp.closed_over(self._fn))
-        leaves, treedef, static = jsp.flatten(args, kwargs, self._static_argnums,
-                                              self._static_argnames, self._flat_trees)
-        storages, sid, desc, starts, inputs = jsp.describe_leaves(leaves)
+        (leaves, treedef, static, storages, sid, desc, starts, inputs) = jsp.describe(
+            args, kwargs, self._static_argnums, self._static_argnames, self._flat_trees)
         if self._implicit:
             live = [st for st in (r() for r in self._implicit) if st is not None]
             if len(live) != len(self._implicit):
@@ -185,10 +185,6 @@ class Jitted:
         return jsp.Desc(leaves, treedef, static, storages, desc, starts, inputs, implicit,
                      outer, parent, nested, check)
 
-    def _spec(self, d: jsp.Desc, n_args: int, donated: tuple) -> tuple:
-        return (d.treedef, tuple(d.desc), d.static, n_args, len(d.storages), len(d.starts),
-                d.implicit, donated, d.check)
-
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """Any call: pytrees, keyword and static arguments, aliasing, views, inside other
         traces. A plain call (see ``_guard.py``) gets the guard of its signature, which
@@ -203,7 +199,7 @@ class Jitted:
             # plan for the likely answer is traced and compiled before, holding no lock, so
             # eager work in other threads never waits for a compile.
             donated = tuple([self._donate and st.can_donate() for st in storages])
-            spec = self._spec(d, n_args, donated)
+            spec = d.spec(n_args, donated)
             plan = self._plans.get(spec)
             if plan is None or not plan.ready:
                 made = self._lower(spec, d)
@@ -252,7 +248,7 @@ class Jitted:
             if d.nested:
                 raise TypeError("jaxtensor.jit(...).lower() is called outside traced code")
             donated = tuple([self._donate and st.can_donate() for st in d.storages])
-            made = self._lower(self._spec(d, len(args), donated), d)
+            made = self._lower(d.spec(len(args), donated), d)
             if made is not None:
                 return made[1]
 
@@ -260,7 +256,7 @@ class Jitted:
         """A call inside another trace: nothing is donated (the outer computation owns the
         buffers), values come from the enclosing trace, and no lock is taken."""
         storages, inputs = d.storages, d.inputs
-        spec = self._spec(d, len(args), (False,) * len(storages))
+        spec = d.spec(len(args), (False,) * len(storages))
         plan = self._plans.get(spec)
         if plan is None:
             plan = self._compile(spec)
@@ -279,13 +275,13 @@ class Jitted:
             return self._call(args, kwargs)
         finally:
             CALL.reset(tok)
-            if type(spec[8]) is tuple and spec[8][1] != jtr.CHECKIFY:
+            if type(spec.check) is tuple and spec.check[1] != jtr.CHECKIFY:
                 # (its checks went to this enclosing trace while JAX traced it: a plan that
                 # JAX would not trace again must not serve another enclosing trace)
                 self._plans.pop(spec, None)
         return self._finish(plan, result, storages, d.leaves, True, before)
 
-    def _lower(self, spec: tuple, d: jsp.Desc) -> tuple[Plan, Any] | None:
+    def _lower(self, spec: jsp.Spec, d: jsp.Desc) -> tuple[Plan, Any] | None:
         """The plan of ``spec`` traced (holding no lock) and JAX's ``Lowered``, or None when the
         trace found what changes the call's description: closed-over storages (they become
         inputs: the call is described and traced again before anything is compiled) or a
@@ -389,11 +385,11 @@ class Jitted:
             return
         key: list[Any] = []
         for x, d in zip(leaves, desc):
-            if d is None and type(x) in _guard.PLAIN:
+            if d is VALUE and type(x) in _guard.PLAIN:
                 key.append(None)
-            elif d is not None and type(d[0]) is int and d[1] is None and not d[3] and (
-                    d[0] == sum(e is not None for e in key)):  # (a storage of its own)
-                key.append(donated[d[0]])
+            elif type(d) is OnStorage and d.view is None and not d.has_base and (
+                    d.storage == sum(e is not None for e in key)):  # (a storage of its own)
+                key.append(donated[d.storage])
             else:
                 return
         n_st = sum(e is not None for e in key)
@@ -407,9 +403,9 @@ class Jitted:
         self._guard = guard
 
     # -- tracing ----------------------------------------------------------------------
-    def _compile(self, spec: tuple, keep: bool = True) -> Plan:
+    def _compile(self, spec: jsp.Spec, keep: bool = True) -> Plan:
         positions, _, _ = jpt.layout(spec)
-        donated = spec[7]
+        donated = spec.donated
         donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
         plan = Plan(None, donated, positions)
         body = functools.partial(_checks.body, self, spec, plan)
@@ -418,38 +414,39 @@ class Jitted:
                 "jaxtensor.jit", _errors.source_info(self._fn), self._input_names(spec),
                 _initial_result_paths)
         fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
-        if spec[8] == jtr.OWN:
+        if spec.check == jtr.OWN:
             fn = coded(fn, plan, lambda: self._compile_gated(spec))
         plan.fn = fn
         if keep:
             self._plans[spec] = plan  # (only whole: another thread may fetch it at once)
         return plan
 
-    def _compile_gated(self, spec: tuple) -> Callable:
+    def _compile_gated(self, spec: jsp.Spec) -> Callable:
         """The gated program of an ``OWN``-mode plan (see :meth:`_body_hoisted`)."""
-        return self._compile(spec[:8] + (GATED,), keep=False).fn
+        return self._compile(spec._replace(check=GATED), keep=False).fn
 
-    def _input_names(self, spec: tuple) -> tuple[str, ...]:
+    def _input_names(self, spec: jsp.Spec) -> tuple[str, ...]:
         """The user's name of each input of the compiled function of ``spec`` (its
         argument's name and path, "a closed-over Tensor", or the views' start offsets)."""
-        treedef, desc, static = spec[0], spec[1], spec[2]
-        leaf_names = _errors.leaf_names(self._fn, treedef, static, len(desc))
+        desc = spec.leaves
+        leaf_names = _errors.leaf_names(self._fn, spec.treedef, spec.static, len(desc))
         names: list[str] = []
         n_st = 0
         for j, d in enumerate(desc):
-            if d is None:
+            if d is VALUE:
                 names.append(leaf_names[j])
-            elif type(d[0]) is int and d[0] == n_st:
+            elif type(d) is OnStorage and d.storage == n_st:  # (its storage's first leaf)
                 names.append(leaf_names[j])
                 n_st += 1
-        names += ["a closed-over Tensor"] * (spec[4] - n_st)
-        if spec[5]:
+        names += ["a closed-over Tensor"] * (spec.n_storages - n_st)
+        if spec.n_starts:
             names.append("the start offsets of the view arguments")
         return tuple(names)
 
-    def _note_trace(self, spec: tuple, inputs: tuple) -> None:
+    def _note_trace(self, spec: jsp.Spec, inputs: tuple) -> None:
         """Count the distinct programs traced for this function (:class:`RecompileWarning`)."""
-        self._recompiles.note(self._fn, spec, inputs, self._input_names)
+        self._recompiles.note(self._fn, spec, inputs, lambda old, new: jsp.explain(
+            self._fn, old, new, self._input_names))
 
     def _warn_unrolled(self, trace: jtr.Trace) -> None:
         """Warn (once per function) when the trace holds as many writes as a Python loop
@@ -458,9 +455,9 @@ class Jitted:
             self._warned = True
             _errors.warn_unrolled(self._fn, trace.n_writes)
 
-    def _run(self, spec: tuple, call: Any, inputs: tuple, mode: str | None,
+    def _run(self, spec: jsp.Spec, call: Any, inputs: tuple, mode: str | None,
              code: Any = None) -> tuple[dict, jtr.Trace]:
-        (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
+        check = spec.check
         if type(call) is list:  # a plain call
             storages, outer, parent = call, _eval_trace, None
         else:

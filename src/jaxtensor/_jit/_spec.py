@@ -4,7 +4,9 @@ is, a view's start offsets as data), and the closed-over Tensors a function name
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import inspect
+from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple
 
 import jax
@@ -12,7 +14,6 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import Storage, Tensor, _view
-from . import _pytree as jpt
 
 Tracer = jax.core.Tracer
 _IDX = _view._IDX_NP
@@ -25,21 +26,90 @@ FLAT_LEAF = frozenset({Tensor, int, float, complex, np.ndarray, _ArrayImpl})
 ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, Tracer)
 
 
+class Spec(NamedTuple):
+    """A call described, values aside: everything its trace depends on. The key of its
+    :class:`~._plans.Plan` (hashed as a tuple: a plan is found at a tuple's cost)."""
+
+    treedef: Any  # the pytree structure of the dynamic arguments
+    leaves: tuple  # per leaf of the dynamic arguments: VALUE, Same, Static or OnStorage
+    static: tuple  # the static arguments, ((position or name, value), ...)
+    n_args: int  # the number of positional arguments given
+    n_storages: int  # the storages passed: the arguments' (in leaf order), then closed-over
+    n_starts: int  # the start offsets of the view arguments (passed as one array)
+    implicit: tuple  # the storage number of each closed-over Tensor the function touches
+    donated: tuple  # per storage, whether its buffer is donated
+    check: Any  # the bounds-check mode (``_trace``'s modes; None: no checks)
+
+
+class Value(NamedTuple):
+    """A leaf that is a number or an array: an input of the compiled function as it is."""
+
+
+#: the description of every number or array leaf
+VALUE = Value()
+
+
+class Same(NamedTuple):
+    """A leaf that is the same Tensor object as an earlier leaf."""
+
+    leaf: int  # the earlier leaf's number
+
+
+class Static(NamedTuple):
+    """A leaf JAX cannot trace (a string, an object, a function, a slice): static, as if
+    named in ``static_argnums``."""
+
+    value: Hashable  # the value itself (a slice as a StaticSlice)
+
+
+class OnStorage(NamedTuple):
+    """A leaf that is a Tensor (the first leaf of that Tensor object)."""
+
+    storage: int  # its storage's number among the call's storages
+    view: Any  # its view's key, or None: it is its storage's whole array
+    n_starts: int  # how many start offsets its view passes (as data)
+    has_base: bool  # it is a view of another Tensor (it has a ``_base``)
+
+
+# (``tuple.__new__`` made partial: a NamedTuple's own ``__new__`` is a Python call, which
+# the call path of a view argument would pay per leaf and per call)
+_new_on_storage = functools.partial(tuple.__new__, OnStorage)
+_new_spec = functools.partial(tuple.__new__, Spec)
+_new_same = functools.partial(tuple.__new__, Same)
+_new_static = functools.partial(tuple.__new__, Static)
+
+
+class StaticSlice(tuple):
+    """A slice argument as a static value (slices are unhashable before Python 3.12);
+    the function gets the slice back."""
+
+
+def is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+
 class Desc(NamedTuple):
     """A call described (:meth:`~._jit.Jitted._describe`)."""
 
-    leaves: list
-    treedef: Any
-    static: tuple
-    storages: list
-    desc: list
-    starts: list
-    inputs: list
-    implicit: tuple
-    outer: Any
-    parent: Any
-    nested: bool
-    check: Any
+    leaves: list  # the dynamic arguments' leaves (the caller's values)
+    treedef: Any  # their pytree structure
+    static: tuple  # the static arguments, ((position or name, value), ...)
+    storages: list  # the storages passed, each once: the arguments', then closed-over
+    desc: list  # per leaf, what it is (Spec.leaves)
+    starts: list  # the view arguments' start offsets, in leaf order
+    inputs: list  # the compiled function's arguments (None where a storage's array goes)
+    implicit: tuple  # the storage number of each closed-over Tensor
+    outer: Any  # the JAX trace the call is made under
+    parent: Any  # the enclosing jaxtensor.jit trace, if any
+    nested: bool  # made inside another trace (nothing donated, no lock taken)
+    check: Any  # the bounds-check mode (Spec.check)
+
+    def spec(self, n_args: int, donated: tuple) -> Spec:
+        """The call's :class:`Spec` (``donated``: whether each storage's buffer is)."""
+        return _new_spec((self.treedef, tuple(self.desc), self.static, n_args,
+                          len(self.storages), len(self.starts), self.implicit, donated,
+                          self.check))
 
 
 def hashable(v: Any) -> bool:
@@ -111,11 +181,14 @@ def split(args: tuple, kwargs: dict, static_argnums: tuple[int, ...],
     return dyn_args, dyn_kwargs, static_t
 
 
-def flatten(args: tuple, kwargs: dict, static_argnums: tuple[int, ...],
-            static_argnames: tuple[str, ...], flat_trees: dict[int, Any]
-            ) -> tuple[list, Any, tuple]:
-    """The dynamic arguments' leaves, their tree structure and the static arguments
-    (``flat_trees``: the structures of flat positional calls by length, kept by the caller)."""
+def describe(args: tuple, kwargs: dict, static_argnums: tuple[int, ...],
+             static_argnames: tuple[str, ...], flat_trees: dict[int, Any]) -> tuple:
+    """A call's leaves, their tree structure and static arguments (``flat_trees``: the
+    structures of flat positional calls by length, kept by the caller), and per leaf what
+    the compiled function gets: ``(leaves, treedef, static, storages (each once), their
+    numbers, the leaves' descriptions, the views' start offsets, the compiled function's
+    arguments)``, ``None`` among the arguments in place of each storage's array until
+    donation is decided."""
     dyn_args, dyn_kwargs, static = split(args, kwargs, static_argnums, static_argnames)
     if not dyn_kwargs and all(type(a) in FLAT_LEAF for a in dyn_args):
         leaves = list(dyn_args)  # the common case, without the cost of a general flatten
@@ -123,17 +196,9 @@ def flatten(args: tuple, kwargs: dict, static_argnums: tuple[int, ...],
         if treedef is None:
             treedef = flat_trees[len(leaves)] = jax.tree_util.tree_structure(
                 (tuple(range(len(leaves))), {}))
-        return leaves, treedef, static
-    leaves, treedef = jax.tree_util.tree_flatten((tuple(dyn_args), dyn_kwargs),
-                                                 is_leaf=jpt.is_tensor)
-    return leaves, treedef, static
-
-
-def describe_leaves(leaves: list
-                    ) -> tuple[list[Storage], dict[Storage, int], list, list, list]:
-    """Per leaf, what the compiled function gets: (the storages, each once; their numbers;
-    the leaves' descriptions; the views' start offsets; the compiled function's arguments,
-    ``None`` in place of each storage's array until donation is decided)."""
+    else:
+        leaves, treedef = jax.tree_util.tree_flatten((tuple(dyn_args), dyn_kwargs),
+                                                     is_leaf=is_tensor)
     storages: list[Storage] = []
     sid: dict[Storage, int] = {}
     desc: list[Any] = []
@@ -144,7 +209,7 @@ def describe_leaves(leaves: list
         if isinstance(x, Tensor):
             prev = seen.get(id(x))
             if prev is not None:
-                desc.append(("same", prev))
+                desc.append(_new_same((prev,)))
                 continue
             seen[id(x)] = j
             st = x._storage
@@ -155,13 +220,13 @@ def describe_leaves(leaves: list
                 inputs.append(None)  # its array, once donation is decided
             v = x._view
             if v is None:
-                desc.append((k, None, 0, x._base is not None))
+                desc.append(_new_on_storage((k, None, 0, x._base is not None)))
             else:
-                desc.append((k, v.key, len(v.starts), True))
+                desc.append(_new_on_storage((k, v.key, len(v.starts), True)))
                 starts.extend(v.starts)
         elif type(x) in FLAT_LEAF or (isinstance(x, ARRAY_TYPES) and not
                                        isinstance(x, np.bool_)):
-            desc.append(None)
+            desc.append(VALUE)
             inputs.append(x)
         else:
             # not something JAX can trace (a string, an object, a function, a slice):
@@ -173,6 +238,43 @@ def describe_leaves(leaves: list
                     "arrays, Tensors, numbers, or hashable Python values"
                 )
             if type(x) is slice:  # (unhashable before Python 3.12)
-                x = jpt.StaticSlice((x.start, x.stop, x.step))
-            desc.append(("static", x))
-    return storages, sid, desc, starts, inputs
+                x = StaticSlice((x.start, x.stop, x.step))
+            desc.append(_new_static((x,)))
+    return leaves, treedef, static, storages, sid, desc, starts, inputs
+
+
+def explain(fn: Callable, old: tuple, new: tuple,
+            input_names: Callable[[Spec], tuple[str, ...]]) -> str:
+    """What differs between two traced signatures ``(spec, input types)`` of ``fn``, in the
+    user's words (``input_names(spec)``: the user's name of each input)."""
+    (o_spec, o_avals), (n_spec, n_avals) = old, new
+    if o_spec.treedef != n_spec.treedef:
+        return "the structure of the arguments changed"
+    for j, (a, b) in enumerate(zip(o_spec.leaves, n_spec.leaves)):
+        if a != b and type(a) is type(b) is Static:
+            return f"the static argument {j} changed ({a.value!r} -> {b.value!r})"
+    if o_spec.static != n_spec.static:
+        for (k, a), (k2, b) in zip(o_spec.static, n_spec.static):
+            if k == k2 and (type(a) is not type(b) or a != b):
+                return f"the static argument {_arg_name(fn, k)} changed ({a!r} -> {b!r})"
+        return "the static arguments given changed"
+    if o_avals != n_avals:
+        names = input_names(n_spec)
+        for k, (a, b) in enumerate(zip(o_avals, n_avals)):
+            if a != b:
+                who = names[k] if k < len(names) else f"input {k}"
+                return (f"the shape or dtype of {who} changed ({a.str_short()} -> "
+                        f"{b.str_short()})"
+                        if a is not None and b is not None else f"{who} changed")
+    if o_spec.leaves != n_spec.leaves:
+        return "the view structure or aliasing of the Tensor arguments changed"
+    return "which buffers are donated, or the closed-over Tensors, changed"
+
+
+def _arg_name(fn: Callable, k: int | str) -> str:
+    if type(k) is str:
+        return k
+    try:
+        return list(inspect.signature(fn).parameters)[k]
+    except (TypeError, ValueError, IndexError):
+        return str(k)
