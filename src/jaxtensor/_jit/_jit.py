@@ -66,7 +66,7 @@ from . import _pytree as jpt
 from . import _spec as jsp
 from . import _trace as jtr
 from ._errors import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
-from ._plans import CALL, GATED, Call, Plan, Retrace, coded
+from ._plans import CALL, GATED, Call, Plan, Retrace, Unready, coded
 from ._spec import VALUE, OnStorage
 
 __all__ = ["IndexOverflowError", "RecompileWarning", "UnrolledLoopWarning", "jit"]
@@ -135,6 +135,12 @@ class Jitted:
                             res = guard(state, args)
                         except Retrace:
                             state._retrace(guard.plan)
+                            res = miss
+                        except Unready as e:  # (the locks released: compiled, made again)
+                            try:
+                                e.ready()
+                            except Retrace:
+                                state._retrace(guard.plan)
                             res = miss
                         if res is not miss:
                             return res
@@ -226,19 +232,33 @@ class Jitted:
                 tok = CALL.set(Call(storages, d.outer, d.parent))
                 try:
                     result = plan.fn(*inputs)
-                except BaseException as e:
+                except (Retrace, Unready) as e:  # (made again below, holding no lock)
+                    if type(e) is Unready:
+                        e.put_back(storages)
                     _restore([(st, a) for st, a, dn in zip(storages, arrays, donated) if dn])
-                    if type(e) is not Retrace:
-                        raise
-                    del inputs, arrays  # (their references would keep the retry from donating)
-                    self._retrace(plan)
-                    return self._call(args, kwargs)
+                    again = e
+                except BaseException:
+                    _restore([(st, a) for st, a, dn in zip(storages, arrays, donated) if dn])
+                    raise
+                else:
+                    del inputs, arrays
+                    return self._finish(plan, result, storages, d.leaves, False)
                 finally:
                     CALL.reset(tok)
-                del inputs, arrays
-                return self._finish(plan, result, storages, d.leaves, False)
             finally:
                 _guard.unlock(held)
+            inputs.clear()  # (d's references to the values lent would keep the next call
+            del inputs, arrays  # from donating them)
+            if type(again) is Unready:
+                try:
+                    again.ready()  # (the plan's gated program compiled)
+                except Retrace as e:
+                    again = e
+            retrace = type(again) is Retrace
+            del again  # (its traceback holds the values lent: the next call would not donate)
+            if retrace:
+                self._retrace(plan)
+            return self._call(args, kwargs)
 
     def lower(self, args: tuple, kwargs: dict) -> Any:
         """JAX's ``Lowered`` of the program a call with these arguments runs (its
