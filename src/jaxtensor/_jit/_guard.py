@@ -106,7 +106,7 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Cal
         undo = "".join(f"{sts[k]}.restore(x{k}); " for k in range(i + 1))
         src += [f"        if d{i} is not {flags[i]}:", f"            {undo}return MISS"]
     restore = "; ".join(f"{sts[k]}.restore(x{k})" for k in range(len(sts)) if flags[k])
-    coded = hasattr(plan.fn, "again")  # (see Jitted._body_hoisted: checks, then writes)
+    coded = hasattr(plan.fn, "again")  # (see _checks._body_hoisted: checks, then writes)
     args = ", ".join(inputs)
     call = (f"            res = fast({args})\n"
             "            for aux in res:\n"

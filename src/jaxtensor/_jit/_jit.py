@@ -101,7 +101,7 @@ class Jitted:
         self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
-        self._plain = False  # checks found not hoistable (see _body_hoisted)
+        self._plain = False  # checks found not hoistable (see _checks._body_hoisted)
         self._plans: dict[Hashable, Plan] = {}
         # the guards of plain calls by signature (see _guard), and the last one used
         self._guards: dict[Hashable, Callable] = {}
@@ -442,7 +442,7 @@ class Jitted:
         return plan
 
     def _compile_gated(self, spec: jsp.Spec) -> Callable:
-        """The gated program of an ``OWN``-mode plan (see :meth:`_body_hoisted`)."""
+        """The gated program of an ``OWN``-mode plan (see ``_checks._body_hoisted``)."""
         return self._compile(spec._replace(check=GATED), keep=False).fn
 
     def _input_names(self, spec: jsp.Spec) -> tuple[str, ...]:

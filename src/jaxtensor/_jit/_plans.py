@@ -66,7 +66,7 @@ class Unready(Exception):
             del self.inputs
 
 
-#: the check mode of a plan's gated program (see :meth:`Jitted._body_hoisted`)
+#: the check mode of a plan's gated program (see ``_checks._body_hoisted``)
 GATED = "gated"
 
 

@@ -57,7 +57,7 @@ class Aux:
         # owner (weakly), the base its views come back on, as eagerly
         self.owners = owners or {}
         # the arrays end with the number of the first failed check (0: none), not with
-        # ``[code, value]`` (see ``Jitted._body_hoisted``)
+        # ``[code, value]`` (see ``_checks._body_hoisted``)
         self.coded = False
 
     def __repr__(self) -> str:

@@ -108,7 +108,7 @@ class Trace(JitTrace):
         # OWN mode: the checks of the jaxtensor control-flow body being traced
         self.loop: BodyChecks | None = None
         # OWN mode, hoisted gates: the number of the call's first failing check (0: none),
-        # an input of the trace computed before it (see ``Jitted._body_hoisted``); a write
+        # an input of the trace computed before it (see ``_checks._body_hoisted``); a write
         # after ``m`` checks is then gated by ``code == 0 | code > m``, not by a chain of
         # every check before it
         self.code = code
