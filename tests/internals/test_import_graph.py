@@ -338,6 +338,48 @@ def test_tensor_imports_only_the_core() -> None:
     assert all(_layer(m) == "_core" for m in deps), sorted(deps)
 
 
+#: The jit layer's modules bottom up, by concern: each imports only modules before it.
+JIT_ORDER = [
+    "_jit._check_errors",  # the errors of failed checks, as eager code raises them
+    "_jit._spec",        # what a call passes: the call spec and each leaf's description
+    "_jit._errors",      # what the user sees: tracebacks, names, warnings, IndexOverflowError
+    "_jit._plans",       # a compiled variant and how it is called (the call protocol)
+    "_jit._shardings",   # in_shardings / out_shardings
+    "_jit._hostcheck",   # checks decided on the host
+    "_jit._guard",       # the generated guard of plain calls
+    "_jit._reads",       # what an eager loop body reads
+    "_jit._trace",       # what one trace sees, its checks
+    "_jit._pytree",      # arguments and results across the compiled function
+    "_jit._checks",      # tracing with each check mode
+    "_jit._branches",    # cond
+    "_jit._jit",         # jit: the entry, plans, the call
+    "_jit._loops",       # fori_loop, while_loop
+    "_jit._transforms",  # grad, vmap, ...
+    "_jit",              # the layer's curated exports
+]
+
+#: The most lines a module may have (a newcomer reads one concern at a time).
+MAX_MODULE_LINES = 650
+
+
+def test_the_jit_layer_is_ordered_by_concern() -> None:
+    """Every module of ``_jit`` is listed in JIT_ORDER, and imports (at module level or
+    inside a function) only modules listed before it."""
+    top, lazy = _graph()
+    jit_modules = {m for m in MODULES if _layer(m) == "_jit"}
+    assert jit_modules == set(JIT_ORDER), "list each _jit module in JIT_ORDER"
+    rank = {m: j for j, m in enumerate(JIT_ORDER)}
+    bad = sorted((m, t) for m in JIT_ORDER for t in top[m] | lazy[m]
+                 if t in rank and t != m and rank[t] > rank[m])
+    assert not bad, f"_jit modules importing a module above them in JIT_ORDER: {bad}"
+
+
+def test_modules_are_at_most_max_module_lines() -> None:
+    long = {m: n for m, p in MODULES.items()
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"modules over {MAX_MODULE_LINES} lines (split them by concern): {long}"
+
+
 @pytest.mark.parametrize("graph,cyclic", [
     ({"a": {"b"}, "b": {"c"}, "c": set()}, False),
     ({"a": {"b", "c"}, "b": {"c"}, "c": set()}, False),

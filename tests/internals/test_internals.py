@@ -368,7 +368,7 @@ def test_check_bounds_false_has_no_check_output():
     f(x, 5)  # clamped, as in JAX
     assert x.tolist() == [1.0, 1.0]
     spec = next(iter(_state(f)._plans))
-    assert spec[-1] is None  # no check mode
+    assert spec.check is None  # no check mode
 
 
 def test_a_python_scalar_used_in_several_traces():
@@ -941,3 +941,25 @@ def test_default_under_tracing_is_exportable(monkeypatch):
     g = jax.jit(lambda v, i: jt.index_select(v, 1, i, tile_shape=[64, 128]).to_jax())
     assert " while(" in g.lower(x, idx).compile().as_text()
     np.testing.assert_array_equal(np.asarray(g(x, idx)), np.asarray(f(x, idx)))
+
+
+def test_the_plan_key_names_what_a_call_passes():
+    """A call's spec (its plan's key) is a NamedTuple: each leaf described by kind, with
+    named fields, hashed as the plain tuple (the plan dictionary is as fast)."""
+    from jaxtensor._jit import _spec
+
+    @jt.jit
+    def f(x, v, i, s):
+        v[i] += 1.0
+
+    x = jt.zeros(4)
+    f(x, x[1:], 2, "s")
+    (spec,) = _state(f)._plans
+    assert type(spec) is _spec.Spec and hash(spec) == hash(tuple(spec))
+    whole, view, number, static = spec.leaves
+    assert whole == _spec.OnStorage(storage=0, view=None, n_starts=0, has_base=False)
+    assert type(view) is _spec.OnStorage and view.storage == 0 and view.has_base
+    assert view.n_starts == 1 and view.view is not None
+    assert number is _spec.VALUE and static == _spec.Static("s")
+    assert (spec.n_args, spec.n_storages, spec.n_starts, spec.implicit) == (4, 1, 1, ())
+    assert x.tolist() == [0.0, 0.0, 0.0, 1.0]

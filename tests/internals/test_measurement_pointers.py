@@ -17,10 +17,7 @@ PAGE = ROOT / "docs" / "measurements.md"
 MEASURED = re.compile(r"\d(\.\d+)?\s?(us|µs|ms|ns)\b|\d(\.\d+)?x\b|\d+(\.\d+)?\s?%"
                       r"|\bmicroseconds?\b|\bmilliseconds?\b")
 #: modules whose comments still carry numbers, each with the reason
-EXEMPT = {
-    "_jit/_jit.py": "being split into modules (issue 27, items 1-4): its four measured "
-                    "comments move to docs/measurements.md with the split",
-}
+EXEMPT: dict[str, str] = {}
 POINTER = re.compile(r'docs/measurements\.md,\s+section\s+"([^"]+)"')
 
 

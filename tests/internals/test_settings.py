@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +327,38 @@ def check_inline_branch_work(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> No
     assert conditional()
     jt.jit(f)(jt.asarray(1))
     assert y.tolist() == [4950.0]
+
+
+def check_recompile_limit(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    def warnings_at(limit: int) -> int:
+        mp.setattr(_config, "RECOMPILE_LIMIT", limit)
+        f = jt.jit(lambda a: a + 1)
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            for n in range(1, 4):
+                f(jt.zeros(n))
+        return sum(w.category is jt.RecompileWarning for w in rec)
+
+    assert warnings_at(8) == 0
+    assert warnings_at(2) == 1
+
+
+def check_unrolled_writes(runs: dict[str, Any], mp: pytest.MonkeyPatch) -> None:
+    def warned() -> bool:
+        def f(t):  # (a new function each time: nothing of an earlier trace is reused)
+            for k in range(3):
+                t[k] = k
+
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            x = jt.zeros(3)
+            jt.jit(f)(x)
+        assert x.tolist() == [0.0, 1.0, 2.0]
+        return any(w.category is jt.UnrolledLoopWarning for w in rec)
+
+    assert not warned()
+    mp.setattr(_config, "UNROLLED_WRITES", 3)
+    assert warned()
 
 
 CHECKS = {name: globals()[f"check_{name.lower()}"] for name in NAMES

@@ -12,7 +12,6 @@ warns once (``RecompileWarning``), naming what changed.
 from __future__ import annotations
 
 import types
-import warnings
 
 import jax
 import jax.numpy as jnp
@@ -285,51 +284,3 @@ def test_grad_through_a_loop_then_more_calls() -> None:
         jnp.asarray([0.7, 0.0]))), rtol=1e-5)
 
 
-@pytest.fixture
-def limit3(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Warn at the 3rd program instead of the 8th (fewer compilations to test)."""
-    monkeypatch.setattr(jt._jit._jit, "RECOMPILE_LIMIT", 3)
-
-
-def test_recompile_limit_is_documented() -> None:
-    assert jt._jit._jit.RECOMPILE_LIMIT == 8
-    assert "8th" in jt.RecompileWarning.__doc__
-
-
-@pytest.mark.usefixtures("limit3")
-def test_recompile_warning_once_naming_the_change() -> None:
-    src = """
-def run(x, n):
-    for scale in range(n):
-        def body(i):
-            x[i] += scale
-        jt.fori_loop(0, 2, body)
-"""
-    run = _module(src)["run"]
-    x = jt.zeros(2)
-    with warnings.catch_warnings(record=True) as rec:
-        warnings.simplefilter("always")
-        run(x, 2)
-        assert not [w for w in rec if w.category is jt.RecompileWarning]
-        run(x, 5)
-    got = [w for w in rec if w.category is jt.RecompileWarning]
-    assert len(got) == 1
-    msg = str(got[0].message)
-    assert "fori_loop(run.<locals>.body)" in msg and "'scale'" in msg
-    assert "int 1 -> int 2" in msg
-    assert x.tolist() == [float(sum(range(2)) + sum(range(5)))] * 2
-
-
-@pytest.mark.usefixtures("limit3")
-def test_recompile_warning_of_a_jitted_function_names_the_change() -> None:
-    f = jt.jit(lambda a: a + 1)
-    g = jt.jit(lambda a, k: a * k, static_argnums=1)
-    with warnings.catch_warnings(record=True) as rec:
-        warnings.simplefilter("always")
-        for n in range(1, 6):
-            f(jt.zeros(n, dtype=jt.float32))
-            g(jt.ones(2), n)
-    got = [str(w.message) for w in rec if w.category is jt.RecompileWarning]
-    assert len(got) == 2
-    assert "float32[2] -> float32[3]" in got[0]
-    assert "the static argument k changed (2 -> 3)" in got[1]

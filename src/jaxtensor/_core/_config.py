@@ -101,6 +101,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("INLINE_BRANCH_WORK", "at use", "`1 << 14`",
             "Work (elements touched) below which both branches of a `cond` that writes "
             "Tensors run inlined, gated, instead of an XLA conditional."),
+    Setting("RECOMPILE_LIMIT", "at use", "`8`",
+            "The distinct program of one `jaxtensor.jit` function (or eager loop body code) "
+            "at which `RecompileWarning` is given, once."),
+    Setting("UNROLLED_WRITES", "at use", "`100`",
+            "Writes in one trace (outside loop bodies) from which `UnrolledLoopWarning` "
+            "suggests `fori_loop`."),
 )
 
 
@@ -208,6 +214,8 @@ TILED_MAX_ROW_BYTES: int = 64
 BATCHED_GRAD_ROW_BYTES: int = 64
 READS_MAX_DEPTH: int = 100
 INLINE_BRANCH_WORK: int = 1 << 14
+RECOMPILE_LIMIT: int = 8
+UNROLLED_WRITES: int = 100
 
 
 # -- read at import: the environment -------------------------------------------------------

@@ -4,7 +4,7 @@ it (``grad``, ``vmap``, ...), and control flow whose bodies write Tensors (``for
 """
 
 from . import _loops, _transforms
-from ._jit import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
+from ._errors import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
 from ._loops import *  # noqa: F403
 from ._transforms import *  # noqa: F403
 

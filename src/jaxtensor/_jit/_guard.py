@@ -8,7 +8,11 @@ calls the compiled function, and hands the results to the one write-back,
 :meth:`Jitted._finish <jaxtensor._jit._jit.Jitted._finish>`: what
 :meth:`Jitted._call <jaxtensor._jit._jit.Jitted._call>` does, without building the call's
 description, looking it up, or looping over lists. It returns :data:`MISS` (having changed
-nothing) when the call does not fit, and the general path takes it.
+nothing) when the call does not fit, and the general path takes it. A first failing call
+whose plan's gated program is not compiled yet puts back what it was lent and raises
+:class:`~._plans.Unready` out of its locks; the entry compiles that program holding no
+lock and makes the call again. The generated code is named as a file of this package (its
+source in ``linecache``), so its frame leaves tracebacks with jaxtensor's own.
 
 Why generated: the generic Python version of this path cost a measurable part of a small
 ``jax.jit`` call (docs/measurements.md, section "The generated guard of jaxtensor.jit").
@@ -16,6 +20,8 @@ Why generated: the generic Python version of this path cost a measurable part of
 
 from __future__ import annotations
 
+import linecache
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +29,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import Storage, Tensor
+from ._plans import Unready
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 #: what a guard returns when the call does not have its signature
 MISS = object()
@@ -42,6 +51,13 @@ def lock(storages: list[Storage]) -> list[Any]:
 def unlock(locks: list[Any]) -> None:
     for lk in reversed(locks):
         lk.release()
+
+
+def _source_name(key: tuple, kind: str) -> str:
+    """The file name of the generated guard of ``key`` (a file of the package that does not
+    exist: its source is in ``linecache``)."""
+    sig = "".join("n" if e is None else ("D" if e else "k") for e in key)
+    return os.path.join(_HERE, f"<guard {sig} {kind}>")
 
 
 def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Callable:
@@ -88,7 +104,7 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Cal
         undo = "".join(f"{sts[k]}.restore(x{k}); " for k in range(i + 1))
         src += [f"        if d{i} is not {flags[i]}:", f"            {undo}return MISS"]
     restore = "; ".join(f"{sts[k]}.restore(x{k})" for k in range(len(sts)) if flags[k])
-    coded = hasattr(plan.fn, "again")  # (see Jitted._body_hoisted: checks, then writes)
+    coded = hasattr(plan.fn, "again")  # (see _checks._body_hoisted: checks, then writes)
     args = ", ".join(inputs)
     call = (f"            res = fast({args})\n"
             "            for aux in res:\n"
@@ -104,7 +120,9 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Cal
         "        tok = CALL.set(sts)",
         "        try:",
         call,
-        "        except BaseException:",
+        "        except BaseException as e:",
+        "            if type(e) is Unready:",
+        "                e.put_back(sts)",
         f"            {restore or 'pass'}",
         "            raise",
         "        finally:",
@@ -115,11 +133,17 @@ def make(key: tuple, n_args: int, plan: Any, donate: bool, call_var: Any) -> Cal
     if not single:
         src += ["    finally:", "        unlock(held)"]
     ns = {"MISS": MISS, "PLAIN": PLAIN, "Tensor": Tensor, "plan": plan, "fn": plan.fn,
-          "lock": lock, "unlock": unlock, "CALL": call_var}
+          "lock": lock, "unlock": unlock, "CALL": call_var, "Unready": Unready}
     if coded:
         ns.update(fast=plan.fn.fast, nonzero=plan.fn.nonzero, again=plan.fn.again,
                   slow=plan.fn.slow, host=plan.host)
-    exec("\n".join(src), ns)  # noqa: S102 - generated from the signature above
+    text = "\n".join(src) + "\n"
+    name = _source_name(key, ("coded" if coded else "") + (
+        " host" if coded and plan.host is not None else ""))
+    # (a file name in the package: tracebacks drop the guard's frame with jaxtensor's own,
+    # and, with that filtering off, show its source)
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    exec(compile(text, name, "exec"), ns)  # noqa: S102 - generated from the signature above
     guard = ns["guard"]
     guard.plan = plan
     return guard

@@ -21,7 +21,7 @@ One call path (see ``docs/architecture.md``):
    A repeat *plain* call (positional Tensors without views, numbers, arrays) skips the
    description: the guard generated for its signature (``_guard.py``, the one place
    code is generated) checks the signature and makes the same call.
-2. Tracing runs :meth:`Jitted._body`: a :class:`~jaxtensor._jit._trace.Trace` in the
+2. Tracing runs ``_checks.body``: a :class:`~jaxtensor._jit._trace.Trace` in the
    ``jaxtensor._core._context.current`` context variable gives the function its own value of
    every storage and collects bounds checks of traced index values into one small
    ``[code, value]`` output (``_pytree.py`` rebuilds the arguments and describes the
@@ -34,7 +34,7 @@ One call path (see ``docs/architecture.md``):
 
 Errors point at the user's code: the traced function carries JAX's ``DebugInfo`` with the
 user's function and argument names (for JAX's tracing errors), and an exception leaving a
-call loses jaxtensor's frames from its traceback (:func:`_without_own_frames`).
+call loses jaxtensor's frames from its traceback (``_errors.without_own_frames``).
 
 A top-level call is traced and compiled holding no lock (a first call that meets closed-over
 storages is traced again with them as inputs before anything is compiled), then holds the
@@ -43,224 +43,39 @@ with respect to writes to those storages in other threads, and work on other Ten
 waits for it.
 """
 
+
 from __future__ import annotations
 
 import functools
 import inspect
-import os
-import types
-import warnings
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from contextvars import ContextVar
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
-import jax.numpy as jnp
-import numpy as np
-from jax import lax
-from jax.experimental import checkify
 
-from .._core import IDX, Storage, Tensor, _config, _view, current_trace
+from .._core import Storage, _config, current_trace
 from .._core import current as _current
 from .._core._jax_private import DebugInfo as _DebugInfo
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import eval_trace as _eval_trace
 from .._core._jax_private import initial_result_paths as _initial_result_paths
 from .._core._jax_private import trace_state as _trace_state
-from . import _guard, _hostcheck, _shardings
+from . import _check_errors, _checks, _errors, _guard, _shardings
 from . import _pytree as jpt
+from . import _spec as jsp
 from . import _trace as jtr
+from ._errors import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
+from ._plans import CALL, GATED, Call, Plan, Retrace, Unready, coded
+from ._spec import VALUE, OnStorage
 
-__all__ = ["RecompileWarning", "UnrolledLoopWarning", "jit"]
-
-Tracer = jax.core.Tracer
-_IDX = _view._IDX_NP
-_ArrayImpl = type(jnp.zeros(0))
-
-# jax.jit options that name argument positions or outputs: they would not mean what the user
-# expects, since the compiled function takes storages, not the user's arguments.
-_REJECTED = {
-    "donate_argnums": "jaxtensor.jit donates the buffers of argument storages by itself when "
-    "nobody else holds them; pass donate=False to turn that off",
-    "donate_argnames": "jaxtensor.jit donates the buffers of argument storages by itself when "
-    "nobody else holds them; pass donate=False to turn that off",
-}
-
-# argument types that are pytree leaves as they are
-# (a Python or NumPy bool is static: as an index it means a new axis, selected or not, which
-# a traced bool cannot; a list of them is a mask known while tracing, as eagerly)
-_FLAT_LEAF = frozenset({Tensor, int, float, complex, np.ndarray, _ArrayImpl})
-_ARRAY_TYPES = (jax.Array, np.ndarray, np.generic, Tracer)
-
-
-class _Call:
-    """What a trace started by a call needs: its storages, the JAX trace and the
-    ``jaxtensor.jit`` trace it was made under. (A plain call passes just the list.)"""
-
-    __slots__ = ("storages", "outer", "parent", "concrete")
-
-    def __init__(self, storages: list[Storage], outer: Any, parent: Any,
-                 concrete: Sequence | None = None) -> None:
-        self.storages = storages
-        self.outer = outer
-        self.parent = parent
-        self.concrete = concrete  # the compiled function's arguments, when being traced
-
-
-class _Desc(NamedTuple):
-    """A call described (:meth:`Jitted._describe`)."""
-
-    leaves: list
-    treedef: Any
-    static: tuple
-    storages: list
-    desc: list
-    starts: list
-    inputs: list
-    implicit: tuple
-    outer: Any
-    parent: Any
-    nested: bool
-    check: Any
-
-
-#: The call whose compiled function is running or being lowered, for the trace JAX may start
-#: (its storages, or a :class:`_Call`).
-CALL: ContextVar[Any] = ContextVar("jaxtensor_jit_call", default=None)
-
-
-class _Retrace(Exception):
-    """A check was made in a nested trace: the call is traced again in checkify mode."""
-
-
-#: the check mode of a plan's gated program (see :meth:`Jitted._body_hoisted`)
-_GATED = "gated"
-
-
-def _coded(fast: Callable, plan: Plan, make_gated: Callable[[], Callable]) -> Callable:
-    """The compiled function of an ``OWN``-mode plan: its program ``fast``, whose last
-    output is the number of the first failed check when the trace's checks were hoisted
-    ahead of the writes (``Aux.coded``): then a failed call, which wrote nothing, is made
-    again by the plan's gated program (made by ``make_gated()`` at the first failure),
-    whose results carry the error and the writes eager code makes before it. Where the
-    plan's checks are decided on the host (``plan.host``), ``fast`` has no checks and runs
-    only the calls the host clears; the others run the gated program (``slow``).
-
-    The guard of a plain call (``_guard.py``) makes the same steps inline, with the
-    function's attributes ``fast``, ``nonzero``, ``again`` and ``slow``. (Plain functions:
-    an object's ``__call__`` cost 2 us more per call.)"""
-    gated: list[Callable] = []
-    positions = plan.positions
-    buffer_read = [True]
-
-    def nonzero(code: Any) -> bool:
-        # Read with the buffer protocol where the array has one (XLA:CPU; it waits for
-        # the value): 1 us less per call than np.asarray, JAX's Python conversion path.
-        if buffer_read[0]:
-            try:
-                return any(memoryview(code).tobytes())
-            except Exception:  # (an accelerator's buffer: BufferError; np.asarray tells the rest)
-                buffer_read[0] = False
-        return bool(np.asarray(code))
-
-    def slow(*ins: Any) -> Any:
-        if not gated:
-            gated.append(make_gated())
-        return gated[0](*ins)
-
-    def again(ins: tuple, aux: Any, outs: tuple) -> Any:
-        args = list(ins)
-        for j, k in aux.pairs:  # (the values the failed call was given, unchanged)
-            args[positions[k]] = outs[j]
-        return slow(*args)
-
-    def call(*ins: Any) -> Any:
-        host = plan.host
-        if host is not None and not host(ins):
-            return slow(*ins)
-        res = fast(*ins)
-        for aux in res:
-            if aux.coded and nonzero(res[aux][-1]):
-                return again(ins, aux, res[aux])
-        return res
-
-    call.fast = fast  # type: ignore[attr-defined]
-    call.nonzero = nonzero  # type: ignore[attr-defined]
-    call.again = again  # type: ignore[attr-defined]
-    call.slow = slow  # type: ignore[attr-defined]
-    call.lower = fast.lower  # type: ignore[attr-defined]
-    return call
-
-
-class Plan:
-    """One compiled variant: the ``jax.jit`` function and where its inputs go.
-
-    The call being made (its storages, or a :class:`_Call`) is in :data:`CALL` while
-    ``fn`` runs or is lowered: the trace JAX may start reads it there (a context variable:
-    each thread and task sees its own call).
-    """
-
-    __slots__ = ("fn", "donated", "positions", "stale", "ready", "discovered", "host",
-                 "host_decided")
-
-    def __init__(self, fn: Callable, donated: tuple, positions: tuple) -> None:
-        self.fn = fn
-        self.donated = donated
-        self.positions = positions  # where each storage's array goes among the arguments
-        # dropped by Jitted._forget: a guard that another thread fetched before the drop
-        # must not run it (it may hold a closed-over value as a constant)
-        self.stale = False
-        self.ready = False  # traced and compiled (Jitted._ready)
-        self.discovered: tuple = ()  # closed-over storages the last trace met (weakly)
-        # OWN mode: whether a call's inputs pass every bounds check, decided on the host
-        # (``_hostcheck.checker``), where the first trace found that possible; its program
-        # then has no checks, and a call the host cannot clear runs the gated program
-        self.host: Callable[[Sequence], bool] | None = None
-        self.host_decided = False
-
-
-def _hashable(v: Any) -> bool:
-    try:
-        hash(v)
-    except TypeError:
-        return False
-    return True
+__all__ = ["IndexOverflowError", "RecompileWarning", "UnrolledLoopWarning", "jit"]
 
 
 def _restore(busy: list[tuple[Storage, Any]]) -> None:
     for st, a in busy:
         st.restore(a)
 
-
-def _starts(starts: list[Any]) -> Any:
-    """The view arguments' start offsets as one array (a traced one inside a trace)."""
-    if any(isinstance(s, Tracer) for s in starts):
-        return jnp.stack([jnp.asarray(s, _IDX) for s in starts])
-    return np.array(starts, dtype=_IDX)
-
-
-def _closed_over(fn: Callable) -> list[Storage]:
-    """The storages of the Tensors ``fn`` names in its closure or its globals: implicit
-    inputs from the first trace on (a closed-over Tensor found by the trace instead costs
-    a second trace; one reached another way, through a container or a called function,
-    still is)."""
-    found: list[Storage] = []
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            v = cell.cell_contents
-        except ValueError:  # (an empty cell)
-            continue
-        if isinstance(v, Tensor):
-            found.append(v._storage)
-    code, glob = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
-    if code is not None and isinstance(glob, dict):
-        for name in code.co_names:
-            v = glob.get(name)
-            if isinstance(v, Tensor):
-                found.append(v._storage)
-    # (a Tensor of an enclosing trace is left to the trace to find)
-    return [st for st in dict.fromkeys(found) if not isinstance(st._array, jax.core.Tracer)]
 
 
 class Jitted:
@@ -286,16 +101,14 @@ class Jitted:
         self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
-        self._plain = False  # checks found not hoistable (see _body_hoisted)
+        self._plain = False  # checks found not hoistable (see _checks._body_hoisted)
         self._plans: dict[Hashable, Plan] = {}
         # the guards of plain calls by signature (see _guard), and the last one used
         self._guards: dict[Hashable, Callable] = {}
         self._guard: Callable | None = None
         self._flat_trees: dict[int, Any] = {}
         self._warned = False  # UnrolledLoopWarning given
-        # the signatures (spec, input types) traced so far, for RecompileWarning
-        self._traced: dict[Hashable, None] = {}
-        self._last_traced: Any = None
+        self._recompiles = _errors.Recompiles()  # the programs traced, for RecompileWarning
 
     def __repr__(self) -> str:
         return f"jaxtensor.jit({getattr(self._fn, '__name__', self._fn)!r})"
@@ -311,7 +124,8 @@ class Jitted:
             __tracebackhide__ = True  # noqa: F841 - (pytest and IPython hide this frame)
             try:
                 if not _config.X64:
-                    _check_narrow(*state._split(args, kwargs)[:2])
+                    _errors.check_narrow(*jsp.split(
+                        args, kwargs, state._static_argnums, state._static_argnames)[:2])
                 # (at the top level: inside any trace, a jaxtensor.jit one included, the JAX
                 # trace is not the eval trace)
                 if not kwargs and type(_trace_state.value) is _EvalTrace:
@@ -319,108 +133,34 @@ class Jitted:
                     if guard is not None:
                         try:
                             res = guard(state, args)
-                        except _Retrace:
+                        except Retrace:
                             state._retrace(guard.plan)
+                            res = miss
+                        except Unready as e:  # (the locks released: compiled, made again)
+                            try:
+                                e.ready()
+                            except Retrace:
+                                state._retrace(guard.plan)
                             res = miss
                         if res is not miss:
                             return res
                 return state._call(args, kwargs)
             except Exception as e:
-                raise _without_own_frames(e)  # noqa: B904 - (the same exception, re-raised)
+                raise _errors.without_own_frames(e)  # noqa: B904 - (the same exception, re-raised)
 
         functools.update_wrapper(jitted, self._fn)
         jitted._jaxtensor_jit = state  # type: ignore[attr-defined]
         jitted.lower = lambda *args, **kwargs: state.lower(args, kwargs)  # type: ignore
         return jitted
 
-    def _split(self, args: tuple, kwargs: dict) -> tuple[Any, dict, tuple]:
-        if not kwargs and not self._static_argnums:
-            return args, kwargs, ()
-        n = len(args)
-        nums = {i if i >= 0 else i + n for i in self._static_argnums}
-        static: list[tuple] = []
-        dyn_args = []
-        for i, a in enumerate(args):
-            if i in nums:
-                static.append((i, a))
-            else:
-                dyn_args.append(a)
-        dyn_kwargs = {}
-        for k in sorted(kwargs):
-            if k in self._static_argnames:
-                static.append((k, kwargs[k]))
-            else:
-                dyn_kwargs[k] = kwargs[k]
-        static_t = tuple(static)
-        if not _hashable(static_t):
-            bad = [k for k, v in static if not _hashable(v)]
-            raise ValueError(
-                f"static arguments {bad} of jaxtensor.jit must be hashable; pass arrays and "
-                "Tensors as dynamic arguments instead"
-            )
-        return dyn_args, dyn_kwargs, static_t
-
-    def _flatten(self, args: tuple, kwargs: dict) -> tuple[list, Any, tuple]:
-        dyn_args, dyn_kwargs, static = self._split(args, kwargs)
-        if not dyn_kwargs and all(type(a) in _FLAT_LEAF for a in dyn_args):
-            leaves = list(dyn_args)  # the common case, without the cost of a general flatten
-            treedef = self._flat_trees.get(len(leaves))
-            if treedef is None:
-                treedef = self._flat_trees[len(leaves)] = jax.tree_util.tree_structure(
-                    (tuple(range(len(leaves))), {}))
-            return leaves, treedef, static
-        leaves, treedef = jax.tree_util.tree_flatten((tuple(dyn_args), dyn_kwargs),
-                                                     is_leaf=jpt.is_tensor)
-        return leaves, treedef, static
-
-    def _describe(self, args: tuple, kwargs: dict) -> _Desc:
+    def _describe(self, args: tuple, kwargs: dict) -> jsp.Desc:
         """What a call passes: its storages (each once), what each leaf is, the views'
         start offsets, the other leaves, and where and how it is made."""
         if not self._scanned:
             self._scanned = True
-            self._adopt(_closed_over(self._fn))
-        leaves, treedef, static = self._flatten(args, kwargs)
-        storages: list[Storage] = []
-        sid: dict[Storage, int] = {}
-        desc: list[Any] = []
-        starts: list[Any] = []
-        inputs: list[Any] = []  # the compiled function's arguments (see _pytree.layout)
-        seen: dict[int, int] = {}
-        for j, x in enumerate(leaves):
-            if isinstance(x, Tensor):
-                prev = seen.get(id(x))
-                if prev is not None:
-                    desc.append(("same", prev))
-                    continue
-                seen[id(x)] = j
-                st = x._storage
-                k = sid.get(st)
-                if k is None:
-                    k = sid[st] = len(storages)
-                    storages.append(st)
-                    inputs.append(None)  # its array, once donation is decided
-                v = x._view
-                if v is None:
-                    desc.append((k, None, 0, x._base is not None))
-                else:
-                    desc.append((k, v.key, len(v.starts), True))
-                    starts.extend(v.starts)
-            elif type(x) in _FLAT_LEAF or (isinstance(x, _ARRAY_TYPES) and not
-                                           isinstance(x, np.bool_)):
-                desc.append(None)
-                inputs.append(x)
-            else:
-                # not something JAX can trace (a string, an object, a function, a slice):
-                # static, as if named in static_argnums (methods get ``self`` this way)
-                if not _hashable(x) and type(x) is not slice:
-                    raise ValueError(
-                        f"jaxtensor.jit: an argument of type {type(x).__name__} is neither an "
-                        "array nor hashable, so it can be neither traced nor static; pass "
-                        "arrays, Tensors, numbers, or hashable Python values"
-                    )
-                if type(x) is slice:  # (unhashable before Python 3.12)
-                    x = jpt.StaticSlice((x.start, x.stop, x.step))
-                desc.append(("static", x))
+            self._adopt(jsp.closed_over(self._fn))
+        (leaves, treedef, static, storages, sid, desc, starts, inputs) = jsp.describe(
+            args, kwargs, self._static_argnums, self._static_argnames, self._flat_trees)
         if self._implicit:
             live = [st for st in (r() for r in self._implicit) if st is not None]
             if len(live) != len(self._implicit):
@@ -448,12 +188,8 @@ class Jitted:
             check = None
         else:
             check = jtr.OWN if self._own_checks else jtr.CHECKIFY
-        return _Desc(leaves, treedef, static, storages, desc, starts, inputs, implicit,
+        return jsp.Desc(leaves, treedef, static, storages, desc, starts, inputs, implicit,
                      outer, parent, nested, check)
-
-    def _spec(self, d: _Desc, n_args: int, donated: tuple) -> tuple:
-        return (d.treedef, tuple(d.desc), d.static, n_args, len(d.storages), len(d.starts),
-                d.implicit, donated, d.check)
 
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """Any call: pytrees, keyword and static arguments, aliasing, views, inside other
@@ -469,7 +205,7 @@ class Jitted:
             # plan for the likely answer is traced and compiled before, holding no lock, so
             # eager work in other threads never waits for a compile.
             donated = tuple([self._donate and st.can_donate() for st in storages])
-            spec = self._spec(d, n_args, donated)
+            spec = d.spec(n_args, donated)
             plan = self._plans.get(spec)
             if plan is None or not plan.ready:
                 made = self._lower(spec, d)
@@ -492,23 +228,37 @@ class Jitted:
                 for k, p in enumerate(plan.positions):
                     inputs[p] = arrays[k]
                 if starts:
-                    inputs.append(_starts(starts))
-                tok = CALL.set(_Call(storages, d.outer, d.parent))
+                    inputs.append(jsp.starts_array(starts))
+                tok = CALL.set(Call(storages, d.outer, d.parent))
                 try:
                     result = plan.fn(*inputs)
-                except BaseException as e:
+                except (Retrace, Unready) as e:  # (made again below, holding no lock)
+                    if type(e) is Unready:
+                        e.put_back(storages)
                     _restore([(st, a) for st, a, dn in zip(storages, arrays, donated) if dn])
-                    if type(e) is not _Retrace:
-                        raise
-                    del inputs, arrays  # (their references would keep the retry from donating)
-                    self._retrace(plan)
-                    return self._call(args, kwargs)
+                    again = e
+                except BaseException:
+                    _restore([(st, a) for st, a, dn in zip(storages, arrays, donated) if dn])
+                    raise
+                else:
+                    del inputs, arrays
+                    return self._finish(plan, result, storages, d.leaves, False)
                 finally:
                     CALL.reset(tok)
-                del inputs, arrays
-                return self._finish(plan, result, storages, d.leaves, False)
             finally:
                 _guard.unlock(held)
+            inputs.clear()  # (d's references to the values lent would keep the next call
+            del inputs, arrays  # from donating them)
+            if type(again) is Unready:
+                try:
+                    again.ready()  # (the plan's gated program compiled)
+                except Retrace as e:
+                    again = e
+            retrace = type(again) is Retrace
+            del again  # (its traceback holds the values lent: the next call would not donate)
+            if retrace:
+                self._retrace(plan)
+            return self._call(args, kwargs)
 
     def lower(self, args: tuple, kwargs: dict) -> Any:
         """JAX's ``Lowered`` of the program a call with these arguments runs (its
@@ -518,40 +268,40 @@ class Jitted:
             if d.nested:
                 raise TypeError("jaxtensor.jit(...).lower() is called outside traced code")
             donated = tuple([self._donate and st.can_donate() for st in d.storages])
-            made = self._lower(self._spec(d, len(args), donated), d)
+            made = self._lower(d.spec(len(args), donated), d)
             if made is not None:
                 return made[1]
 
-    def _call_nested(self, args: tuple, kwargs: dict, d: _Desc) -> Any:
+    def _call_nested(self, args: tuple, kwargs: dict, d: jsp.Desc) -> Any:
         """A call inside another trace: nothing is donated (the outer computation owns the
         buffers), values come from the enclosing trace, and no lock is taken."""
         storages, inputs = d.storages, d.inputs
-        spec = self._spec(d, len(args), (False,) * len(storages))
+        spec = d.spec(len(args), (False,) * len(storages))
         plan = self._plans.get(spec)
         if plan is None:
             plan = self._compile(spec)
         for k, p in enumerate(plan.positions):
             inputs[p] = storages[k].array  # (the enclosing jaxtensor.jit trace's, if any)
         if d.starts:
-            inputs.append(_starts(d.starts))
+            inputs.append(jsp.starts_array(d.starts))
         # whether the enclosing trace's checks so far passed: what its write-back is gated by
         before = d.parent.gate() if isinstance(d.parent, jtr.Trace) else None
-        tok = CALL.set(_Call(storages, d.outer, d.parent))
+        tok = CALL.set(Call(storages, d.outer, d.parent))
         try:
             result = plan.fn(*inputs)
-        except _Retrace:
+        except Retrace:
             del inputs
             self._retrace(plan)
             return self._call(args, kwargs)
         finally:
             CALL.reset(tok)
-            if type(spec[8]) is tuple and spec[8][1] != jtr.CHECKIFY:
+            if type(spec.check) is tuple and spec.check[1] != jtr.CHECKIFY:
                 # (its checks went to this enclosing trace while JAX traced it: a plan that
                 # JAX would not trace again must not serve another enclosing trace)
                 self._plans.pop(spec, None)
         return self._finish(plan, result, storages, d.leaves, True, before)
 
-    def _lower(self, spec: tuple, d: _Desc) -> tuple[Plan, Any] | None:
+    def _lower(self, spec: jsp.Spec, d: jsp.Desc) -> tuple[Plan, Any] | None:
         """The plan of ``spec`` traced (holding no lock) and JAX's ``Lowered``, or None when the
         trace found what changes the call's description: closed-over storages (they become
         inputs: the call is described and traced again before anything is compiled) or a
@@ -566,11 +316,11 @@ class Jitted:
         for k, p in enumerate(plan.positions):
             full[p] = d.storages[k].settled()
         if d.starts:
-            full.append(_starts(d.starts))
-        tok = CALL.set(_Call(d.storages, d.outer, d.parent, full))
+            full.append(jsp.starts_array(d.starts))
+        tok = CALL.set(Call(d.storages, d.outer, d.parent, full))
         try:
             lowered = fn.lower(*full)
-        except _Retrace:
+        except Retrace:
             self._retrace(plan)
             return None
         finally:
@@ -604,9 +354,9 @@ class Jitted:
         else:  # traced under checkify
             err, res = res
             aux, outs = res.popitem()
-            error = jtr.checkify_error(err)
+            error = _check_errors.checkify_error(err)
         if aux.checks:
-            error = jtr.check_error(aux.checks, outs[-1])
+            error = _check_errors.check_error(aux.checks, outs[-1])
         if aux.discovered:
             found = [r() for r in aux.discovered]
             storages = storages + found
@@ -655,11 +405,11 @@ class Jitted:
             return
         key: list[Any] = []
         for x, d in zip(leaves, desc):
-            if d is None and type(x) in _guard.PLAIN:
+            if d is VALUE and type(x) in _guard.PLAIN:
                 key.append(None)
-            elif d is not None and type(d[0]) is int and d[1] is None and not d[3] and (
-                    d[0] == sum(e is not None for e in key)):  # (a storage of its own)
-                key.append(donated[d[0]])
+            elif type(d) is OnStorage and d.view is None and not d.has_base and (
+                    d.storage == sum(e is not None for e in key)):  # (a storage of its own)
+                key.append(donated[d.storage])
             else:
                 return
         n_st = sum(e is not None for e in key)
@@ -673,254 +423,61 @@ class Jitted:
         self._guard = guard
 
     # -- tracing ----------------------------------------------------------------------
-    def _compile(self, spec: tuple, keep: bool = True) -> Plan:
+    def _compile(self, spec: jsp.Spec, keep: bool = True) -> Plan:
         positions, _, _ = jpt.layout(spec)
-        donated = spec[7]
+        donated = spec.donated
         donate_argnums = tuple(p for p, d in zip(positions, donated) if d)
         plan = Plan(None, donated, positions)
-        body = functools.partial(self._body, spec, plan)
+        body = functools.partial(_checks.body, self, spec, plan)
         if _DebugInfo is not None:  # (JAX's errors name the user's function and arguments)
             body.__fun_debug_info__ = _DebugInfo(  # type: ignore[attr-defined]
-                "jaxtensor.jit", _source_info(self._fn), self._input_names(spec),
+                "jaxtensor.jit", _errors.source_info(self._fn), self._input_names(spec),
                 _initial_result_paths)
         fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
-        if spec[8] == jtr.OWN:
-            fn = _coded(fn, plan, lambda: self._compile_gated(spec))
+        if spec.check == jtr.OWN:
+            fn = coded(fn, plan, lambda: self._compile_gated(spec))
         plan.fn = fn
         if keep:
             self._plans[spec] = plan  # (only whole: another thread may fetch it at once)
         return plan
 
-    def _compile_gated(self, spec: tuple) -> Callable:
-        """The gated program of an ``OWN``-mode plan (see :meth:`_body_hoisted`)."""
-        return self._compile(spec[:8] + (_GATED,), keep=False).fn
+    def _compile_gated(self, spec: jsp.Spec) -> Callable:
+        """The gated program of an ``OWN``-mode plan (see ``_checks._body_hoisted``)."""
+        return self._compile(spec._replace(check=GATED), keep=False).fn
 
-    def _input_names(self, spec: tuple) -> tuple[str, ...]:
+    def _input_names(self, spec: jsp.Spec) -> tuple[str, ...]:
         """The user's name of each input of the compiled function of ``spec`` (its
         argument's name and path, "a closed-over Tensor", or the views' start offsets)."""
-        treedef, desc, static = spec[0], spec[1], spec[2]
-        leaf_names = _leaf_names(self._fn, treedef, static, len(desc))
+        desc = spec.leaves
+        leaf_names = _errors.leaf_names(self._fn, spec.treedef, spec.static, len(desc))
         names: list[str] = []
         n_st = 0
         for j, d in enumerate(desc):
-            if d is None:
+            if d is VALUE:
                 names.append(leaf_names[j])
-            elif type(d[0]) is int and d[0] == n_st:
+            elif type(d) is OnStorage and d.storage == n_st:  # (its storage's first leaf)
                 names.append(leaf_names[j])
                 n_st += 1
-        names += ["a closed-over Tensor"] * (spec[4] - n_st)
-        if spec[5]:
+        names += ["a closed-over Tensor"] * (spec.n_storages - n_st)
+        if spec.n_starts:
             names.append("the start offsets of the view arguments")
         return tuple(names)
 
-    def _body(self, spec: tuple, plan: Plan, *inputs: Any) -> Any:
-        """The traced function: the user's function run over a :class:`~._trace.Trace`.
-        A check the folded output cannot carry (in a nested trace) abandons the trace
-        (``_Retrace``): the call is traced again under checkify. The closed-over storages
-        the trace met are left on the plan (``plan.discovered``)."""
-        call = CALL.get()
-        if spec[8] != _GATED:
-            self._note_trace(spec, inputs)
-        if spec[8] == jtr.OWN:
-            return self._body_hoisted(spec, plan, call, inputs)
-        if spec[8] == _GATED:
-            return self._body_hoisted(spec[:8] + (jtr.OWN,), plan, call, inputs, True)
-        if spec[8] != jtr.CHECKIFY:
-            out, trace = self._run(spec, call, inputs, spec[8])
-            plan.discovered = jtr.weak(trace.discovered)
-            if trace.missed:
-                raise _Retrace
-            self._warn_unrolled(trace)
-            return out
-
-        def run(*ins: Any) -> dict:
-            out, trace = self._run(spec, call, ins, jtr.CHECKIFY)
-            plan.discovered = jtr.weak(trace.discovered)
-            self._warn_unrolled(trace)
-            return out
-
-        return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
-
-    def _body_hoisted(self, spec: tuple, plan: Plan, call: Any, inputs: tuple,
-                      gated: bool = False) -> Any:
-        """The traced function with bounds checks (``OWN`` mode), its checks hoisted.
-
-        The user's function is traced once, as a function of the number of the first
-        failing check (``code``, see ``Trace.code``); each write is gated by one comparison
-        with it. Applied with ``code = 0`` (every write made), the traced program gives the
-        true first failure, since every check up to it sees what eager code sees. Where the
-        checks read no write and no loop, they are computed ahead of the writes, and the
-        call's program on XLA:CPU is ``cond(code == 0, every write ungated, nothing
-        written)`` with the code as its last output (read by :func:`_coded`): a passing call
-        pays no gate (elsewhere the call's program is the gated one below).
-        A failing one is made again by the *gated* program (``gated``: the traced program
-        applied with that code, whose writes are what eager code leaves), compiled at the
-        plan's first failure. Where the checks read a write or a loop, or the function has
-        effects (which would run in both applications), it is traced again with each write
-        gated by the checks before it (a chain of every earlier check, fused into every
-        write by XLA: 32 checked writes cost 3.7x unchecked ones that way)."""
-        if self._plain and not gated:  # (a trace found its checks not hoistable)
-            out, trace = self._run(spec, call, inputs, jtr.OWN)
-            plan.discovered = jtr.weak(trace.discovered)
-            if trace.missed:
-                raise _Retrace
-            self._warn_unrolled(trace)
-            return out
-        traces: list[jtr.Trace] = []
-
-        def inner(*ins: Any) -> dict:
-            out, trace = self._run(spec, call, ins[:-1], jtr.OWN, ins[-1])
-            traces.append(trace)
-            return out
-
-        if _DebugInfo is not None:
-            inner.__fun_debug_info__ = _DebugInfo(  # type: ignore[attr-defined]
-                "jaxtensor.jit", _source_info(self._fn),
-                self._input_names(spec) + ("the number of a failed check",),
-                _initial_result_paths)
-        fn = jax.jit(inner)
-        zero = jnp.zeros((), IDX)
-        traced = fn.trace(*inputs, zero)
-        trace = traces[-1]
-        plan.discovered = jtr.weak(trace.discovered)
-        if trace.missed:
-            raise _Retrace
-        self._warn_unrolled(trace)
-        if not trace.items:
-            return fn(*inputs, zero)
-        if self._plain or traced.jaxpr.effects or not jtr.hoistable(traced.jaxpr.jaxpr):
-            # (an effect, a jax.debug.print say, would run in both applications)
-            self._plain = True  # (its next traces skip the hoisted one: a loop's check say)
-            if trace.discovered:  # (never run: the call is described and traced again)
-                return fn(*inputs, zero)
-            out, _ = self._run(spec, call, inputs, jtr.OWN)
-            return out
-        ((aux, first),) = fn(*inputs, zero).items()
-        if not (gated or trace.discovered) and self._decide_on_host(plan, traced, inputs,
-                                                                   call):
-            return {jpt.unchecked(aux): first[:-1]}  # (the writes, ungated: code is 0)
-        # (an accelerator reads a cond's predicate back to the host in the middle of the
-        # program: on an H200, 32 checked writes cost 3.3x unchecked ones that way, 2.2x
-        # gated; XLA:CPU reads it in place)
-        if gated or jax.default_backend() != "cpu":
-            # (a sort, which XLA never fuses into its users: otherwise XLA:CPU computes
-            # every check again inside every gated write)
-            code = jnp.sort(jnp.stack([first[-1][0]] * 2))[0]
-            ((aux, outs),) = fn(*inputs, code).items()
-            return {aux: outs[:-1] + (first[-1],)}
-        if trace.discovered:  # (never run: the call is described and traced again)
-            return {aux: first}
-        positions = plan.positions
-
-        def passed(ins: tuple) -> tuple:
-            return next(iter(fn(*ins, zero).values()))[:-1]
-
-        def unchanged(ins: tuple) -> tuple:
-            same = [ins[positions[k]] for _, k in aux.pairs]
-            rest = first[len(same):-1]  # (None for a Tensor among the results)
-            return tuple(same + [None if o is None else lax.full_like(o, 0) for o in rest])
-
-        code = first[-1][0]
-        outs = lax.cond(code == 0, passed, unchanged, tuple(inputs))
-        return {jpt.coded(aux): tuple(outs) + (code,)}
-
-    @staticmethod
-    def _decide_on_host(plan: Plan, traced: Any, inputs: tuple, call: Any) -> bool:
-        """At the first trace of ``plan``: whether its checks can be decided on the host
-        (``_hostcheck``) and this call, being traced, passes them; then ``plan.host`` is
-        set and the program is the writes without checks."""
-        if plan.host_decided:
-            return False
-        plan.host_decided = True
-        concrete = getattr(call, "concrete", None)
-        if concrete is None:
-            return False
-        conds = _hostcheck.analyse(traced.jaxpr, len(inputs))
-        if conds is None:
-            return False
-        passes = _hostcheck.checker(conds, [v.aval for v in traced.jaxpr.jaxpr.invars])
-        if not passes(concrete):
-            return False
-        plan.host = passes
-        return True
-
-    def _note_trace(self, spec: tuple, inputs: tuple) -> None:
-        """Count the distinct programs traced for this function; warn once
-        (:class:`RecompileWarning`) at the ``RECOMPILE_LIMIT``-th, naming what changed."""
-        sig = (spec[:8], tuple([getattr(x, "aval", None) for x in inputs]))
-        last, self._last_traced = self._last_traced, sig
-        if sig in self._traced:
-            return
-        self._traced[sig] = None
-        if len(self._traced) != RECOMPILE_LIMIT or last is None:
-            return
-        name = getattr(self._fn, "_jaxtensor_name", None) or (
-            "jaxtensor.jit(" + getattr(self._fn, "__qualname__", repr(self._fn)) + ")")
-        where = getattr(self._fn, "_jaxtensor_code", None) or getattr(self._fn, "__code__", None)
-        warnings.warn_explicit(
-            f"{name} compiled {RECOMPILE_LIMIT} programs for the same code: "
-            f"{self._explain(last, sig)}. Each new value of what the traced program depends "
-            "on (a static argument, a Python value the code reads, a shape or dtype) compiles "
-            "a new program: pass values that change as arguments (Tensors) instead. Silence this with warnings.filterwarnings('ignore', "
-            "category=jaxtensor.RecompileWarning).",
-            RecompileWarning,
-            where.co_filename if where else "jaxtensor", where.co_firstlineno if where else 0)
-
-    def _explain(self, old: tuple, new: tuple) -> str:
-        """What differs between two traced signatures, in the user's words."""
-        (o_spec, o_avals), (n_spec, n_avals) = old, new
-        if o_spec[0] != n_spec[0]:
-            return "the structure of the arguments changed"
-        for j, (a, b) in enumerate(zip(o_spec[1], n_spec[1])):
-            if a != b and type(a) is tuple and type(b) is tuple and a[:1] == b[:1] == (
-                    "static",):
-                return f"the static argument {j} changed ({a[1]!r} -> {b[1]!r})"
-        if o_spec[2] != n_spec[2]:
-            for (k, a), (k2, b) in zip(o_spec[2], n_spec[2]):
-                if k == k2 and (type(a) is not type(b) or a != b):
-                    return f"the static argument {self._arg_name(k)} changed ({a!r} -> {b!r})"
-            return "the static arguments given changed"
-        if o_avals != n_avals:
-            names = self._input_names(n_spec)
-            for k, (a, b) in enumerate(zip(o_avals, n_avals)):
-                if a != b:
-                    who = names[k] if k < len(names) else f"input {k}"
-                    return (f"the shape or dtype of {who} changed ({a.str_short()} -> "
-                            f"{b.str_short()})"
-                            if a is not None and b is not None else f"{who} changed")
-        if o_spec[1] != n_spec[1]:
-            return "the view structure or aliasing of the Tensor arguments changed"
-        return "which buffers are donated, or the closed-over Tensors, changed"
-
-    def _arg_name(self, k: int | str) -> str:
-        if type(k) is str:
-            return k
-        try:
-            return list(inspect.signature(self._fn).parameters)[k]
-        except (TypeError, ValueError, IndexError):
-            return str(k)
+    def _note_trace(self, spec: jsp.Spec, inputs: tuple) -> None:
+        """Count the distinct programs traced for this function (:class:`RecompileWarning`)."""
+        self._recompiles.note(self._fn, spec, inputs, lambda old, new: jsp.explain(
+            self._fn, old, new, self._input_names))
 
     def _warn_unrolled(self, trace: jtr.Trace) -> None:
         """Warn (once per function) when the trace holds as many writes as a Python loop
         unrolled into the program makes: its compile time grows with the trip count."""
-        if trace.n_writes < UNROLLED_WRITES or self._warned:
-            return
-        self._warned = True
-        name = getattr(self._fn, "__qualname__", repr(self._fn))
-        code = getattr(self._fn, "__code__", None)
-        warnings.warn_explicit(
-            f"jaxtensor.jit: tracing {name} made {trace.n_writes} writes, as a Python loop "
-            "unrolled into the program does (its compile time grows with the trip count); "
-            "write the loop with jaxtensor.fori_loop (or while_loop) to compile it once. "
-            "Silence this with warnings.filterwarnings('ignore', "
-            "category=jaxtensor.UnrolledLoopWarning).",
-            UnrolledLoopWarning,
-            # (where the user's function is: the frames between are JAX's and ours)
-            code.co_filename if code else "jaxtensor", code.co_firstlineno if code else 0)
+        if trace.n_writes >= _config.UNROLLED_WRITES and not self._warned:
+            self._warned = True
+            _errors.warn_unrolled(self._fn, trace.n_writes)
 
-    def _run(self, spec: tuple, call: Any, inputs: tuple, mode: str | None,
+    def _run(self, spec: jsp.Spec, call: Any, inputs: tuple, mode: str | None,
              code: Any = None) -> tuple[dict, jtr.Trace]:
-        (treedef, desc, static, n_args, n_st, n_starts, implicit, donated, check) = spec
+        check = spec.check
         if type(call) is list:  # a plain call
             storages, outer, parent = call, _eval_trace, None
         else:
@@ -939,168 +496,6 @@ class Jitted:
             return jpt.outputs(spec, trace, storages, rebuilt, out), trace
         finally:
             _current.reset(tok)
-
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def _without_own_frames(e: BaseException) -> BaseException:
-    """``e`` with jaxtensor's own frames dropped from its traceback (as JAX drops its own;
-    ``jax.config.update("jax_traceback_filtering", "off")`` keeps them), so that the frames
-    shown are the caller's and the user's function's. Chained exceptions are kept."""
-    if jax.config.jax_traceback_filtering == "off":
-        return e
-    kept = []
-    tb = e.__traceback__
-    while tb is not None:
-        if not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE):
-            kept.append(tb)
-        tb = tb.tb_next
-    new = None
-    for tb in reversed(kept):
-        new = types.TracebackType(new, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
-    return e.with_traceback(new)
-
-
-def _source_info(fn: Callable) -> str:
-    """``name at file:line`` of the user's function, as JAX names a function it traces."""
-    while isinstance(fn, functools.partial):
-        fn = fn.func
-    fn = inspect.unwrap(fn)
-    name = getattr(fn, "__name__", type(fn).__name__)
-    code = getattr(fn, "__code__", None)
-    return name if code is None else f"{name} at {code.co_filename}:{code.co_firstlineno}"
-
-
-def _leaf_names(fn: Callable, treedef: Any, static: tuple, n: int) -> list[str]:
-    """The user's name of each of the ``n`` leaves of a call's dynamic arguments (flattened
-    as ``treedef``), e.g. ``x``, ``params['w']``, ``args[2]``."""
-    names = [f"args[{j}]" for j in range(n)]
-    try:  # (a custom pytree node may refuse ints as its leaves)
-        dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, list(range(n)))
-    except Exception:  # noqa: BLE001 - names are best-effort; the call must not fail
-        return _top_level_names(fn, treedef, static, names)
-    static_pos = dict(k for k in static if isinstance(k[0], int))
-    args: list[Any] = []
-    it = iter(dyn_args)
-    for i in range(len(dyn_args) + len(static_pos)):
-        args.append(None if i in static_pos else next(it))
-    try:
-        bound = inspect.signature(fn).bind(*args, **dyn_kwargs).arguments
-    except (TypeError, ValueError):
-        return names
-    for name, value in bound.items():
-        for path, leaf in jax.tree_util.tree_flatten_with_path(value)[0]:
-            if type(leaf) is int and 0 <= leaf < n:
-                names[leaf] = name + jax.tree_util.keystr(path)
-    return names
-
-
-def _top_level_names(fn: Callable, treedef: Any, static: tuple, names: list[str]
-                     ) -> list[str]:
-    """Leaf names by positional argument only (``x``, or ``x (leaf 2 of 3)``), for arguments
-    whose pytree nodes cannot be rebuilt around placeholders."""
-    try:
-        params = [p.name for p in inspect.signature(fn).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        args_def = treedef.children()[0]
-    except (TypeError, ValueError, IndexError):
-        return names
-    static_pos = {k[0] for k in static if isinstance(k[0], int)}
-    free = [p for i, p in enumerate(params) if i not in static_pos]
-    j = 0
-    for name, sub in zip(free, args_def.children()):
-        count = sub.num_leaves
-        for m in range(count):
-            names[j + m] = name if count == 1 else f"{name} (leaf {m} of {count})"
-        j += count
-    return names
-
-
-#: writes in one trace (outside loop bodies) from which a function is warned about
-UNROLLED_WRITES = 100
-
-#: the distinct program of one function (or loop body code) at which RecompileWarning is given
-RECOMPILE_LIMIT = 8
-
-
-class RecompileWarning(UserWarning):
-    """A ``jaxtensor.jit`` function, or an eager ``fori_loop``/``while_loop`` body, compiled
-    its ``RECOMPILE_LIMIT``-th (8th) distinct program for the same code: something the
-    traced program depends on (a static argument, a Python number the body reads, a shape
-    or dtype) keeps changing. Given once per function, naming what changed last. Pass
-    the changing value as an argument (a Tensor, or a number to ``jaxtensor.jit``), or
-    silence it with ``warnings.filterwarnings("ignore", category=jaxtensor.RecompileWarning)``.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import jaxtensor as jt
-    >>> x = jt.zeros(3)
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     for step in range(8):
-    ...         def body(i):
-    ...             x[i] += step        # each value of step is a new program
-    ...         jt.fori_loop(0, 3, body)
-    >>> [m.category.__name__ for m in w]
-    ['RecompileWarning']
-    """
-
-
-class UnrolledLoopWarning(UserWarning):
-    """A ``jaxtensor.jit`` function traced into many writes: a Python loop unrolled into
-    the program, whose compile time grows with its trip count. Write the loop with
-    :func:`jaxtensor.fori_loop` (compiled once, whatever the trip count), or silence the
-    warning with ``warnings.filterwarnings("ignore", category=jaxtensor.UnrolledLoopWarning)``.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import jaxtensor as jt
-    >>> @jt.jit
-    ... def f(x):
-    ...     for i in range(1, 200):
-    ...         x[i] += x[i - 1]
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     f(jt.ones(200))
-    >>> w[0].category.__name__
-    'UnrolledLoopWarning'
-    """
-
-
-class IndexOverflowError(IndexError, OverflowError):
-    """An integer argument of a ``jaxtensor.jit`` function that JAX's 32-bit mode would wrap:
-    out of bounds for any axis as an index, out of range as a value."""
-
-
-_NARROW_RANGE = {"i": (-2**31, 2**31 - 1), "u": (0, 2**32 - 1)}
-
-
-def _check_narrow(args: tuple, kwargs: dict) -> None:
-    """With 64-bit mode off JAX converts 64-bit integer arguments to 32 bits, wrapping
-    values that do not fit (and refuses such Python ints with its own ``OverflowError``):
-    raise :class:`IndexOverflowError` naming the value before any cast can wrap it, so an
-    index is seen out of bounds, as eagerly."""
-    for x in jax.tree_util.tree_leaves((args, kwargs), is_leaf=jpt.is_tensor):
-        t = type(x)
-        if t is int:
-            lo, hi = _NARROW_RANGE["i"]
-            bad = None if lo <= x <= hi else x
-        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "iu" and (
-                x.dtype.itemsize == 8 and x.size):
-            lo, hi = _NARROW_RANGE[x.dtype.kind]
-            a = np.asarray(x)
-            mn, mx = int(a.min()), int(a.max())
-            bad = mx if mx > hi else (mn if mn < lo else None)
-        else:
-            continue
-        if bad is not None:
-            raise IndexOverflowError(
-                f"jaxtensor.jit: the integer argument value {bad} does not fit 32 bits (JAX's "
-                "64-bit mode is off), so JAX would wrap it; as an index it is out of bounds "
-                "for every axis"
-            )
 
 
 def _static_spec(
@@ -1188,7 +583,7 @@ def jit(
         Tensor(shape=[4], dtype=float64, device=cpu,
                [ 1.,  3.,  5., 10.])
     """
-    for k, why in _REJECTED.items():
+    for k, why in _errors.REJECTED.items():
         if k in jit_kwargs:
             raise TypeError(f"jaxtensor.jit does not take {k}=: {why}")
     if fn is None:

@@ -39,11 +39,11 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import Tensor, _cache, current_trace
+from .._core import Tensor, _cache, _config, current_trace
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
-from . import _branches, _jit, _reads
+from . import _branches, _errors, _jit, _reads
 from . import _trace as jtr
 
 __all__ = ["cond", "fori_loop", "while_loop"]
@@ -495,7 +495,7 @@ def _count_key(kind: str, fns: tuple, key: _Key) -> None:
         return
     seen[0] += 1
     last, seen[1] = seen[1], key
-    if seen[0] < _jit.RECOMPILE_LIMIT or seen[2]:
+    if seen[0] < _config.RECOMPILE_LIMIT or seen[2]:
         return
     seen[2] = True
     where = getattr(fns[-1], "__code__", None)
@@ -506,7 +506,7 @@ def _count_key(kind: str, fns: tuple, key: _Key) -> None:
         "number, a list's items, an attribute) compiles a new program: pass values that "
         "change as Tensors instead. Silence this with warnings.filterwarnings('ignore', "
         "category=jaxtensor.RecompileWarning).",
-        _jit.RecompileWarning,
+        _errors.RecompileWarning,
         where.co_filename if where else "jaxtensor", where.co_firstlineno if where else 0)
 
 

@@ -21,15 +21,11 @@ import numpy as np
 
 from .._core import Storage, Tensor, _view
 from . import _trace as jtr
+from ._spec import VALUE, OnStorage, Same, Spec, Static, StaticSlice, is_tensor
 
 Tracer = jax.core.Tracer
 _IDX = _view._IDX_NP
 _NONE_TREE = jax.tree_util.tree_structure(None)
-
-
-class StaticSlice(tuple):
-    """A slice argument as a static value (slices are unhashable before Python 3.12);
-    the function gets the slice back."""
 
 
 class Aux:
@@ -61,7 +57,7 @@ class Aux:
         # owner (weakly), the base its views come back on, as eagerly
         self.owners = owners or {}
         # the arrays end with the number of the first failed check (0: none), not with
-        # ``[code, value]`` (see ``Jitted._body_hoisted``)
+        # ``[code, value]`` (see ``_checks._body_hoisted``)
         self.coded = False
 
     def __repr__(self) -> str:
@@ -69,18 +65,16 @@ class Aux:
         # the program a new persistent-cache key in every process)
         return "outputs"
 
+    def with_code(self) -> Aux:
+        """This for a program whose last output is the number of the first failed check."""
+        new = self.without_checks()
+        new.coded = True
+        return new
 
-def coded(aux: Aux) -> Aux:
-    """``aux`` for a program whose last output is the number of the first failed check."""
-    new = unchecked(aux)
-    new.coded = True
-    return new
-
-
-def unchecked(aux: Aux) -> Aux:
-    """``aux`` for a program without the checks' output."""
-    return Aux(aux.written, aux.out_tree, aux.out_desc, aux.n_new, (), aux.discovered,
-               aux.owners)
+    def without_checks(self) -> Aux:
+        """This for a program without the checks' output."""
+        return Aux(self.written, self.out_tree, self.out_desc, self.n_new, (), self.discovered,
+                   self.owners)
 
 
 def tensor_on(storage: Storage, view: _view.View | None, base: Tensor | None) -> Tensor:
@@ -103,7 +97,7 @@ def starts_out(view: _view.View) -> tuple[tuple | None, Any]:
     return tuple(int(v) for v in s), None
 
 
-def layout(spec: tuple) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
+def layout(spec: Spec) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
     """Where the compiled function of ``spec`` finds its inputs: the argument position of
     each storage's array, of each other (non-Tensor) leaf, and of the view starts.
 
@@ -111,25 +105,22 @@ def layout(spec: tuple) -> tuple[tuple[int, ...], tuple[int, ...], int | None]:
     its storage's array, a number or array itself; the storages of closed-over Tensors
     follow, then the starts of the argument views (one array), if any.
     """
-    desc, n_st, n_starts = spec[1], spec[4], spec[5]
+    n_st = spec.n_storages
     positions: list[int] = []
     others: list[int] = []
     pos = 0
-    for d in desc:
-        if d is None:
+    for d in spec.leaves:
+        if d is VALUE:
             others.append(pos)
             pos += 1
-        elif type(d[0]) is int and d[0] == len(positions):
+        elif type(d) is OnStorage and d.storage == len(positions):  # (its storage's first leaf)
             positions.append(pos)
             pos += 1
     while len(positions) < n_st:
         positions.append(pos)
         pos += 1
-    return tuple(positions), tuple(others), (pos if n_starts else None)
+    return tuple(positions), tuple(others), (pos if spec.n_starts else None)
 
-
-def is_tensor(x: Any) -> bool:
-    return isinstance(x, Tensor)
 
 def results(aux: Aux, outs: tuple, storages: list[Storage], leaves: Sequence
              ) -> Any:
@@ -193,23 +184,23 @@ def _owner(aux: Aux, k: int, storage: Storage) -> Tensor | None:
     return owner if owner is not None and owner._storage is storage else None
 
 
-def arguments(spec: tuple, storages: list[Storage], others: list[Any],
+def arguments(spec: Spec, storages: list[Storage], others: list[Any],
                starts: Any) -> tuple[list, dict, list]:
     """The function's arguments, as Tensors over the call's storages."""
-    treedef, desc, static, n_args = spec[0], spec[1], spec[2], spec[3]
+    static, n_args = spec.static, spec.n_args
     rebuilt: list[Any] = []
     bases: dict[int, Tensor] = {}
     off = 0
     others = list(others)
-    for d in desc:
-        if d is None:
+    for d in spec.leaves:
+        if d is VALUE:
             rebuilt.append(others.pop(0))
             continue
-        if d[0] == "same":
-            rebuilt.append(rebuilt[d[1]])
+        if type(d) is Same:
+            rebuilt.append(rebuilt[d.leaf])
             continue
-        if d[0] == "static":
-            rebuilt.append(slice(*d[1]) if type(d[1]) is StaticSlice else d[1])
+        if type(d) is Static:
+            rebuilt.append(slice(*d.value) if type(d.value) is StaticSlice else d.value)
             continue
         k, key, n, has_base = d
         base = None
@@ -225,7 +216,7 @@ def arguments(spec: tuple, storages: list[Storage], others: list[Any],
             off += n
             t = tensor_on(storages[k], _view.View(key[0], s, key[1]), base)
         rebuilt.append(t)
-    dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(treedef, rebuilt)
+    dyn_args, dyn_kwargs = jax.tree_util.tree_unflatten(spec.treedef, rebuilt)
     args: list[Any] = []
     it = iter(dyn_args)
     static_pos = {k: v for k, v in static if isinstance(k, int)}
@@ -236,9 +227,9 @@ def arguments(spec: tuple, storages: list[Storage], others: list[Any],
     return args, kwargs, rebuilt
 
 
-def outputs(spec: tuple, trace: jtr.Trace, storages: list[Storage],
+def outputs(spec: Spec, trace: jtr.Trace, storages: list[Storage],
              rebuilt: list[Any], out: Any) -> dict:
-    desc, donated = spec[1], spec[7]
+    desc, donated = spec.leaves, spec.donated
     out_leaves, out_tree = jax.tree_util.tree_flatten(out, is_leaf=is_tensor)
     for x in out_leaves:  # a closed-over Tensor returned as it is: discovered too
         if isinstance(x, Tensor):
@@ -261,7 +252,7 @@ def outputs(spec: tuple, trace: jtr.Trace, storages: list[Storage],
             out_vals.append(x)
             continue
         j = arg_ids.get(id(x))
-        if j is not None and desc[j] is not None:
+        if j is not None and desc[j] is not VALUE:
             out_desc.append(("arg", j))
             out_vals.append(None)
             continue

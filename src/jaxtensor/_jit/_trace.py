@@ -18,7 +18,6 @@ it; one made inside any other nested trace (``lax`` control flow, ``vmap``, a ne
 
 from __future__ import annotations
 
-import re
 import weakref
 from typing import Any
 
@@ -31,7 +30,7 @@ from jax.experimental import checkify
 from jax.extend.core import Literal, Primitive
 
 from .._core import IDX as _IDX
-from .._core import JitTrace, LinAlgError, Storage, TracerLeakError, cache, current_trace
+from .._core import JitTrace, Storage, TracerLeakError, cache, current_trace
 from .._core._errors import matrix_name
 from .._core._jax_private import (
     EvalTrace,
@@ -40,6 +39,7 @@ from .._core._jax_private import (
     register_checkify_rule,
     register_lowering,
 )
+from ._check_errors import message, value_message, window_message
 
 Tracer = jax.core.Tracer
 _IDX_SIZE = np.dtype(_IDX).itemsize
@@ -110,7 +110,7 @@ class Trace(JitTrace):
         # OWN mode: the checks of the jaxtensor control-flow body being traced
         self.loop: BodyChecks | None = None
         # OWN mode, hoisted gates: the number of the call's first failing check (0: none),
-        # an input of the trace computed before it (see ``Jitted._body_hoisted``); a write
+        # an input of the trace computed before it (see ``_checks._body_hoisted``); a write
         # after ``m`` checks is then gated by ``code == 0 | code > m``, not by a chain of
         # every check before it
         self.code = code
@@ -271,7 +271,7 @@ class Trace(JitTrace):
             return
         for fail, bad, raw, msg in _value_checks(v, dtype):
             if mode == CHECKIFY:
-                checkify.check(~fail, _value_message(msg), raw)
+                checkify.check(~fail, value_message(msg), raw)
                 self._passed(~fail)
             elif not self._here():
                 self.missed = True
@@ -454,23 +454,10 @@ class CheckedTrace(JitTrace):
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         for fail, _, raw, msg in _value_checks(v, dtype):
-            checkify.check(~fail, _value_message(msg), raw)
+            checkify.check(~fail, value_message(msg), raw)
 
     def check_matrices(self, bad: Any, message: str, arg: str) -> None:
         _checkify_matrices(bad(), message, arg)
-
-
-def message(v: Any, n: int, axis: int, fname: str | None) -> str:
-    """The eager code's bounds message (``{}`` for the value: a checkify format)."""
-    if fname is None:
-        return f"index {v} is out of bounds for axis {axis} with size {n}"
-    return f"{fname}(): index {v} is out of bounds for dimension {axis} with size {n}"
-
-
-def window_message(v: Any, size: int, n: int, axis: int) -> str:
-    """The eager message of a ``ds()`` window out of bounds (``{}``: a checkify format)."""
-    return (f"ds({v}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
-            f"start must be between 0 and {n - size})")
 
 
 def _checkify_window(i: Any, size: int, n: int, axis: int) -> Any:
@@ -546,25 +533,6 @@ def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
 
 
 #: a failed matrix check's message (under ``vmap``, checkify names the batch member first)
-_LINALG = re.compile(r"(at mapped index [0-9, ]+: )*linalg\.")
-
-_FLOAT_NAMES = {-1: "-inf", 0: "nan", 1: "inf"}
-
-
-def _value_error(msg: tuple, v: Any) -> Exception:
-    _, dtype, kind, _ = msg
-    if kind == "f":
-        name = _FLOAT_NAMES.get(int(v), v) if not isinstance(v, str) else v
-        return ValueError(f"cannot convert float {name} to integer: a Tensor of dtype {dtype} "
-                          "cannot hold NaN or infinity")
-    return OverflowError(f"Python integer {v} out of bounds for {dtype}")
-
-
-def _value_message(msg: tuple) -> str:
-    """The checkify form of a value check's message (``{}``: the value)."""
-    return str(_value_error(msg, "{}"))
-
-
 #: primitives that write or loop (or factorize, for a ``linalg`` check): a check computed
 #: through one of them would make the first application of a program with hoisted gates
 #: repeat that work (XLA merges identical scalar work of the two applications, not loops
@@ -597,50 +565,6 @@ def _writes(eqn: Any) -> bool:
         if hasattr(inner, "eqns") and any(_writes(e) for e in inner.eqns):
             return True
     return False
-
-
-def check_error(checks: tuple, chk: Any) -> Exception | None:
-    """The error of the first failing check in ``chk`` (``[code, value]``), or None:
-    ``IndexError`` for an index, ``ValueError``/``OverflowError`` for an assigned value,
-    ``LinAlgError`` for a matrix."""
-    c = np.asarray(chk)
-    code = int(c[0])
-    if not code:
-        return None
-    entry = checks[code - 1]
-    v = int(c[1])
-    if entry[0] == "window":
-        _, axis, n, size = entry
-        return IndexError(window_message(v, size, n, axis))
-    if entry[0] == "value":
-        if entry[3]:
-            v %= 1 << (8 * _IDX_SIZE)
-        return _value_error(entry, v)
-    if entry[0] == "linalg":
-        _, text, arg, shape = entry
-        return LinAlgError(text.format(matrix_name(arg, np.unravel_index(v, shape))))
-    axis, n, unsigned, fname = entry
-    if unsigned:
-        v %= 1 << (8 * _IDX_SIZE)
-    return IndexError(message(v, n, axis, fname))
-
-
-def checkify_error(err: Any) -> Exception | None:
-    """The error of a checkify error state (``IndexError``, the value checks'
-    ``ValueError``/``OverflowError``, or the matrix checks' ``LinAlgError``), or None."""
-    msg = err.get()
-    if msg is None:
-        return None
-    first = msg.split("\n")[0]
-    suffix = " (`check` failed)"
-    text = first[:-len(suffix)] if first.endswith(suffix) else first
-    if text.startswith("cannot convert float"):
-        return ValueError(text)
-    if text.startswith("Python integer"):
-        return OverflowError(text)
-    if _LINALG.match(text):
-        return LinAlgError(text)
-    return IndexError(text)
 
 
 def effective_mode(trace: JitTrace) -> str | None:

@@ -21,8 +21,9 @@ from jax.experimental import checkify
 
 from .._core import Tensor, current_trace
 from .._core import current as _current
+from ._check_errors import checkify_error
 from ._jit import jit
-from ._trace import CHECKIFY, CheckedTrace, EvalTrace, checkify_error, effective_mode
+from ._trace import CHECKIFY, CheckedTrace, EvalTrace, effective_mode
 
 __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
 
