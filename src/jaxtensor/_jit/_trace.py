@@ -38,6 +38,7 @@ from .._core._jax_private import (
     register_checkify_rule,
     register_lowering,
 )
+from ._unfused import computed_once
 
 Tracer = jax.core.Tracer
 _IDX_SIZE = np.dtype(_IDX).itemsize
@@ -295,6 +296,8 @@ class Trace(JitTrace):
             self.missed = True
             return
         lp = self.loop
+        if code is None:  # (read once, before the writes it gates: ``_unfused.py``)
+            fail, v = computed_once(fail, v, _IDX)
         self.items.append((np.bool_(False), np.asarray(0, _IDX), None))
         self.msgs.append(msg)
         lp.items.append((fail, v, len(self.msgs) if code is None else code))
