@@ -38,3 +38,9 @@ def computed_once(fail: Any, value: Any, dtype: Any) -> tuple[Any, Any]:
     odd = both | 1  # never 0, so odd // odd is 1
     both = lax.div(both, lax.div(odd, odd))
     return both[0] != 0, both[1]
+
+
+def predicate_once(pred: Any) -> Any:
+    """A traced 0-D bool that gates writes and the carried failure alike (a ``cond``'s
+    predicate read from a carried Tensor), computed once: :func:`computed_once`."""
+    return computed_once(pred, jnp.zeros((), jnp.int8), jnp.int8)[0]
