@@ -160,7 +160,7 @@ class Trace(JitTrace):
         if self.mode == INHERIT:
             return None
         lp = self.loop
-        return self.ok if lp is None else lp.ok
+        return self.ok if lp is None else lp.gate()
 
     def _ok_so_far(self) -> Any:
         mode = self.mode
@@ -296,12 +296,11 @@ class Trace(JitTrace):
             self.missed = True
             return
         lp = self.loop
-        if code is None:  # (read once, before the writes it gates: ``_unfused.py``)
-            fail, v = computed_once(fail, v, _IDX)
         self.items.append((np.bool_(False), np.asarray(0, _IDX), None))
         self.msgs.append(msg)
         lp.items.append((fail, v, len(self.msgs) if code is None else code))
         lp.ok = ~fail if lp.ok is None else lp.ok & ~fail
+        lp.fresh += 1
 
     def _passed(self, ok: Any) -> None:
         if self.mode == CHECKIFY:
@@ -355,11 +354,26 @@ class BodyChecks:
     (fails, value, code) in order; ``ok``: whether every check so far passed (with what
     gated the body from outside), which gates the body's writes."""
 
-    __slots__ = ("items", "ok")
+    __slots__ = ("items", "ok", "fresh")
 
     def __init__(self, ok: Any) -> None:
         self.items: list[tuple] = []
         self.ok = ok
+        self.fresh = 0  # the checks made since the last write
+
+    def gate(self) -> Any:
+        """``ok`` for a write: the checks made since the last write and ``ok`` computed once
+        first, before the write (``_unfused.py``: else XLA:CPU recomputes them after it, and
+        copies the written Tensor)."""
+        k = self.fresh
+        if k and self.ok is not None:
+            self.fresh = 0
+            recent = self.items[-k:]
+            flat = computed_once(_IDX, self.ok, *(x for f, v, _ in recent for x in (f, v)))
+            self.ok = flat[0]
+            self.items[-k:] = [(flat[1 + 2 * j], flat[2 + 2 * j], c)
+                               for j, (_, _, c) in enumerate(recent)]
+        return self.ok
 
     def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
         """(code, value) of the first failure: ``code`` carried in (0: none), else this
