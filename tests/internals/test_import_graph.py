@@ -348,6 +348,7 @@ JIT_ORDER = [
     "_jit._hostcheck",   # checks decided on the host
     "_jit._guard",       # the generated guard of plain calls
     "_jit._reads",       # what an eager loop body reads
+    "_jit._unfused",     # values XLA:CPU computes once (a loop body's checks)
     "_jit._trace",       # what one trace sees, its checks
     "_jit._pytree",      # arguments and results across the compiled function
     "_jit._checks",      # tracing with each check mode

@@ -43,7 +43,7 @@ from .._core import Tensor, _cache, _config, current_trace
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
-from . import _branches, _errors, _jit, _reads
+from . import _branches, _errors, _jit, _reads, _unfused
 from . import _trace as jtr
 
 __all__ = ["cond", "fori_loop", "while_loop"]
@@ -327,9 +327,10 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
         if _branches.inline_ok([true_j, false_j], n_vals):
             # both run, each write gated: the true branch's where pred holds, then the false
             # branch's, on what the first left, where it does not
-            v1, r1, c1 = _branches.call(true_j, pred, vals, codes, n_t)
-            outs, r2, codes = _branches.call(false_j, ~pred, v1, c1, n_f)
-            res = [lax.select(pred, a, b) for a, b in zip(r1, r2)]
+            p = _unfused.predicate_once(pred)
+            v1, r1, c1 = _branches.call(true_j, p, vals, codes, n_t)
+            outs, r2, codes = _branches.call(false_j, ~p, v1, c1, n_f)
+            res = [lax.select(p, a, b) for a, b in zip(r1, r2)]
         else:
             def branch(closed: Any, n: int) -> Callable:
                 return lambda state: _branches.call(closed, jnp.bool_(True), *state, n)

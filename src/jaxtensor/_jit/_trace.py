@@ -40,6 +40,7 @@ from .._core._jax_private import (
     register_lowering,
 )
 from ._check_errors import message, value_message, window_message
+from ._unfused import computed_once
 
 Tracer = jax.core.Tracer
 _IDX_SIZE = np.dtype(_IDX).itemsize
@@ -161,7 +162,7 @@ class Trace(JitTrace):
         if self.mode == INHERIT:
             return None
         lp = self.loop
-        return self.ok if lp is None else lp.ok
+        return self.ok if lp is None else lp.gate()
 
     def _ok_so_far(self) -> Any:
         mode = self.mode
@@ -319,6 +320,7 @@ class Trace(JitTrace):
         self.msgs.append(msg)
         lp.items.append((fail, v, len(self.msgs) if code is None else code))
         lp.ok = ~fail if lp.ok is None else lp.ok & ~fail
+        lp.fresh += 1
 
     def _passed(self, ok: Any) -> None:
         if self.mode == CHECKIFY:
@@ -372,11 +374,26 @@ class BodyChecks:
     (fails, value, code) in order; ``ok``: whether every check so far passed (with what
     gated the body from outside), which gates the body's writes."""
 
-    __slots__ = ("items", "ok")
+    __slots__ = ("items", "ok", "fresh")
 
     def __init__(self, ok: Any) -> None:
         self.items: list[tuple] = []
         self.ok = ok
+        self.fresh = 0  # the checks made since the last write
+
+    def gate(self) -> Any:
+        """``ok`` for a write: the checks made since the last write and ``ok`` computed once
+        first, before the write (``_unfused.py``: else XLA:CPU recomputes them after it, and
+        copies the written Tensor)."""
+        k = self.fresh
+        if k and self.ok is not None:
+            self.fresh = 0
+            recent = self.items[-k:]
+            flat = computed_once(_IDX, self.ok, *(x for f, v, _ in recent for x in (f, v)))
+            self.ok = flat[0]
+            self.items[-k:] = [(flat[1 + 2 * j], flat[2 + 2 * j], c)
+                               for j, (_, _, c) in enumerate(recent)]
+        return self.ok
 
     def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
         """(code, value) of the first failure: ``code`` carried in (0: none), else this

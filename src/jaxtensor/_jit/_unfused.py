@@ -1,0 +1,50 @@
+"""Check values computed once per iteration, so a checked loop keeps its writes in place.
+
+XLA:CPU duplicates cheap computations into every fusion that uses them. A check in a loop
+body whose value is read from a carried Tensor (``x[i] = x[i - 1] * 1.5`` into an integer
+Tensor: the value is checked; ``x[x[i]] = 0``: the index is) is used twice: by the gate of
+the writes after it and by the loop's carried first failure. Each use then reads the Tensor
+in a fusion of its own; the one computing the carried failure is not ordered before the
+write, so the write cannot update the buffer in place and XLA copies the whole Tensor every
+iteration. An integer division by a divisor that is not a constant is one of the
+operations XLA never duplicates: passing a check's values through one (dividing by 1,
+computed so that XLA cannot fold it) computes them once, before the write that their gate
+feeds, and the carried failure reads that result, not the Tensor. ``BodyChecks.gate``
+passes the checks made since the last write and the gate (every check so far passed)
+through one division per write, so a write's fusion holds only those checks.
+
+Only on the CPU backend, where this was measured; elsewhere the values pass unchanged.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@cache
+def _on_cpu() -> bool:
+    return jax.default_backend() == "cpu"
+
+
+def computed_once(dtype: Any, *values: Any) -> tuple[Any, ...]:
+    """``values`` (traced 0-D bools and integers that ``dtype`` holds exactly) through one
+    division that XLA neither folds nor duplicates into their users."""
+    if not _on_cpu() or any(jnp.ndim(v) for v in values):
+        return values
+    arrays = [jnp.asarray(v) for v in values]
+    stacked = jnp.stack([a.astype(dtype) for a in arrays])
+    odd = stacked | 1  # never 0, so odd // odd is 1
+    stacked = lax.div(stacked, lax.div(odd, odd))
+    return tuple(stacked[k] != 0 if a.dtype == bool else stacked[k].astype(a.dtype)
+                 for k, a in enumerate(arrays))
+
+
+def predicate_once(pred: Any) -> Any:
+    """A traced 0-D bool that gates writes and the carried failure alike (a ``cond``'s
+    predicate read from a carried Tensor), computed once: :func:`computed_once`."""
+    return computed_once(jnp.int8, pred)[0]
