@@ -42,8 +42,9 @@ from jax import lax
 from .._core import Tensor, _cache, current_trace
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
+from .._core._jax_private import trace_state as _trace_state
 from .._core._jax_private import weak_cast
-from . import _branches, _jit, _reads
+from . import _branches, _jit, _probes, _reads
 from . import _trace as jtr
 
 __all__ = ["cond", "fori_loop", "while_loop"]
@@ -415,6 +416,10 @@ class _Key:
 _BODIES: ContextVar[Any] = ContextVar("jaxtensor_loop_bodies", default=None)
 #: per body code: [the number of keys compiled, the last key, whether warned]
 _keys_made = _cache.cache("compiled loop keys", 512)
+#: per code of a call's last body, for the last call the walk decided: ((the loop's kind,
+#: whether it has no init_val), the bodies' probes, the compiled loop (the jaxtensor.jit
+#: function of their key), where the bodies' arguments go)
+_last = _cache.cache("eager loop probes", 512)
 
 
 def _read(fns: tuple) -> tuple[_Key, list, tuple]:
@@ -439,20 +444,23 @@ def _code_key(f: Any) -> Any:
 def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
     """Run a loop inside the cached ``jaxtensor.jit`` function of its bodies' code and what
     they read (:func:`_read`). Its arguments are plain (Tensors, arrays, the bounds), so a
-    repeat call takes ``jaxtensor.jit``'s guarded fast path."""
-    key, args, wheres = _read(fns)
-    if type(current_trace()) is not _EvalTrace:
-        # inside a JAX transformation: concrete bounds stay concrete (reverse-mode
-        # differentiation needs a loop of known length), as part of the key
-        fixed = tuple(b if type(b) is int else None for b in bounds)
-    else:
-        fixed = (None,) * len(bounds)
-    cache_key = (kind, key, fixed, init is _NO)
-    jitted = _jitted.get(cache_key)
+    repeat call takes ``jaxtensor.jit``'s guarded fast path. At the top level, a call whose
+    bodies pass the probes of the last call of their code (``_probes.py``: they read the same
+    flat values) skips the walk."""
+    eager = type(_trace_state.value) is _EvalTrace
+    jitted = None
+    if eager:
+        f = fns[-1]
+        last = _last.get(f.__code__) if type(f) is types.FunctionType else None
+        if last is not None and last[0] == (kind, init is _NO):
+            args = _probes.match(last[1], fns)
+            if args is not None:
+                jitted, wheres = last[2], last[3]
     if jitted is None:
-        jitted = _jitted[cache_key] = _make(kind, fns, fixed, len(args), init is _NO)
-        _count_key(kind, fns, key)
-    ins = args + [b for b, f in zip(bounds, fixed) if f is None]
+        jitted, args, wheres, fixed = _lookup(kind, fns, bounds, init, eager)
+        ins = args + [b for b, f in zip(bounds, fixed) if f is None]
+    else:
+        ins = args + list(bounds)
     if init is not _NO:
         ins.append(init)
     tok = _BODIES.set((fns, wheres))
@@ -461,6 +469,30 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
     finally:
         _BODIES.reset(tok)
     return None if init is _NO else out
+
+
+def _lookup(kind: str, fns: tuple, bounds: tuple, init: Any, eager: bool
+            ) -> tuple[Callable, list, tuple, tuple]:
+    """The walk (:func:`_read`) of a call's bodies: (the cached ``jaxtensor.jit`` function of
+    its key, made if new; the loop's arguments; where each body's go; which bounds are
+    fixed). At the top level, the probes of the bodies are kept for the next call."""
+    key, args, wheres = _read(fns)
+    if eager:
+        fixed: tuple = (None,) * len(bounds)
+    else:
+        # inside a JAX transformation: concrete bounds stay concrete (reverse-mode
+        # differentiation needs a loop of known length), as part of the key
+        fixed = tuple(b if type(b) is int else None for b in bounds)
+    cache_key = (kind, key, fixed, init is _NO)
+    jitted = _jitted.get(cache_key)
+    if jitted is None:
+        jitted = _jitted[cache_key] = _make(kind, fns, fixed, len(args), init is _NO)
+        _count_key(kind, fns, key)
+    if eager:
+        probes = _probes.record(fns)
+        if probes is not None:
+            _last[fns[-1].__code__] = ((kind, init is _NO), probes, jitted, wheres)
+    return jitted, args, wheres, fixed
 
 
 def _make(kind: str, fns: tuple, fixed: tuple, n_args: int, no_init: bool) -> Callable:
@@ -558,7 +590,10 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any = _NO) -
     """
     if not callable(body_fun):
         raise TypeError(f"fori_loop(): body_fun must be callable, got {type(body_fun).__name__}")
-    lower, upper = _bound(lower, "lower"), _bound(upper, "upper")
+    if type(lower) is not int:
+        lower = _bound(lower, "lower")
+    if type(upper) is not int:
+        upper = _bound(upper, "upper")
     t = _current.get()
     if isinstance(t, jtr.Trace):
         return _fori_traced(t, lower, upper, body_fun, init_val)
