@@ -418,7 +418,7 @@ _BODIES: ContextVar[Any] = ContextVar("jaxtensor_loop_bodies", default=None)
 _keys_made = _cache.cache("compiled loop keys", 512)
 #: per code of a call's last body, for the last call the walk decided: ((the loop's kind,
 #: whether it has no init_val), the bodies' probes, the compiled loop (the jaxtensor.jit
-#: function of their key), where the bodies' arguments go)
+#: function of their key), where the bodies' arguments go, which distinct argument each is)
 _last = _cache.cache("eager loop probes", 512)
 
 
@@ -455,7 +455,9 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
         if last is not None and last[0] == (kind, init is _NO):
             args = _probes.match(last[1], fns)
             if args is not None:
-                jitted, wheres = last[2], last[3]
+                args, same = _distinct(args)
+                if same == last[4]:
+                    jitted, wheres = last[2], last[3]
     if jitted is None:
         jitted, args, wheres, fixed = _lookup(kind, fns, bounds, init, eager)
         ins = args + [b for b, f in zip(bounds, fixed) if f is None]
@@ -477,31 +479,50 @@ def _lookup(kind: str, fns: tuple, bounds: tuple, init: Any, eager: bool
     its key, made if new; the loop's arguments; where each body's go; which bounds are
     fixed). At the top level, the probes of the bodies are kept for the next call."""
     key, args, wheres = _read(fns)
+    args, same = _distinct(args)
     if eager:
         fixed: tuple = (None,) * len(bounds)
     else:
         # inside a JAX transformation: concrete bounds stay concrete (reverse-mode
         # differentiation needs a loop of known length), as part of the key
         fixed = tuple(b if type(b) is int else None for b in bounds)
-    cache_key = (kind, key, fixed, init is _NO)
+    cache_key = (kind, key, fixed, init is _NO, same)
     jitted = _jitted.get(cache_key)
     if jitted is None:
-        jitted = _jitted[cache_key] = _make(kind, fns, fixed, len(args), init is _NO)
+        jitted = _jitted[cache_key] = _make(kind, fns, fixed, same, init is _NO)
         _count_key(kind, fns, key)
     if eager:
         probes = _probes.record(fns)
         if probes is not None:
-            _last[fns[-1].__code__] = ((kind, init is _NO), probes, jitted, wheres)
+            _last[fns[-1].__code__] = ((kind, init is _NO), probes, jitted, wheres, same)
     return jitted, args, wheres, fixed
 
 
-def _make(kind: str, fns: tuple, fixed: tuple, n_args: int, no_init: bool) -> Callable:
+def _distinct(args: list) -> tuple[list, tuple]:
+    """Each of ``args`` once (a Tensor that both bodies of a ``while_loop`` close over is
+    one argument of the compiled loop, not two aliased ones, which ``jaxtensor.jit`` would
+    not call by its guarded fast path), and where each of ``args`` is among them."""
+    if len(args) < 2:
+        return args, (0,) * len(args)
+    first: dict[int, int] = {}
+    out = []
+    where = []
+    for a in args:
+        j = first.setdefault(id(a), len(out))
+        if j == len(out):
+            out.append(a)
+        where.append(j)
+    return out, tuple(where)
+
+
+def _make(kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool) -> Callable:
     """The ``jaxtensor.jit`` function of one key: it traces the bodies of the call being
-    made, over its arguments."""
+    made, over its arguments (``same``: which of the distinct arguments each body's is)."""
+    n_args = len(set(same))
 
     def program(*ins: Any) -> Any:
         fns, wheres = _BODIES.get()
-        it = iter(ins[:n_args])
+        it = iter([ins[j] for j in same])
         made = [f if w is None else _reads.rebuild(f, w, it) for f, w in zip(fns, wheres)]
         rest = iter(ins[n_args:])
         bs = [next(rest) if f is None else f for f in fixed]
