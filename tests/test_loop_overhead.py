@@ -115,3 +115,33 @@ def test_top_level_while_loop_costs_the_jit_call_plus_a_few_python_calls() -> No
     run_np()
     assert calls - base <= EXTRA + 1, (calls, base)  # (+ make_while)
     np.testing.assert_array_equal(np.asarray(x), e)
+
+
+def test_python_int_bounds_of_every_call_like_range() -> None:
+    """Python int bounds reach the compiled loop as one array (kept on the device once seen
+    twice): each call's own bounds, in any order, at the index dtype's ends; bounds past
+    them raise ``OverflowError`` naming ``fori_loop``."""
+    x = jt.zeros(8, dtype=jt.int64)
+    e = np.zeros(8, np.int64)
+
+    def body(i):
+        x[i % 8] += i
+
+    lo64 = -(2**63)
+    for lo, hi in [(0, 5), (2, 8), (0, 5), (5, 2), (-3, 4), (2, 8), (lo64, lo64 + 2),
+                   (2**63 - 3, 2**63 - 1)]:
+        if abs(lo) > 100:  # (no overflow of the sums)
+            x[:] = 0
+            e[:] = 0
+        jt.fori_loop(lo, hi, body)
+        for i in range(lo, hi):
+            e[i % 8] += i
+        np.testing.assert_array_equal(np.asarray(x), e)
+    for lo, hi in [(0, 2**63), (-(2**63) - 1, 0)]:
+        try:
+            jt.fori_loop(lo, hi, body)
+        except OverflowError as err:
+            assert "fori_loop()" in str(err)
+        else:
+            raise AssertionError("no OverflowError")
+    np.testing.assert_array_equal(np.asarray(x), e)

@@ -39,7 +39,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import Tensor, _cache, current_trace
+from .._core import Tensor, _cache, current_trace, starts_array
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import trace_state as _trace_state
@@ -420,6 +420,8 @@ _keys_made = _cache.cache("compiled loop keys", 512)
 #: whether it has no init_val), the bodies' probes, the compiled loop (the jaxtensor.jit
 #: function of their key), where the bodies' arguments go, which distinct argument each is)
 _last = _cache.cache("eager loop probes", 512)
+#: ``fori_loop``'s Python int bounds (lower, upper) as one device array
+_pairs = _cache.cache("eager loop bounds", 256)
 
 
 def _read(fns: tuple) -> tuple[_Key, list, tuple]:
@@ -460,7 +462,21 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
                     jitted, wheres = last[2], last[3]
     if jitted is None:
         jitted, args, wheres, fixed = _lookup(kind, fns, bounds, init, eager)
-        ins = args + [b for b, f in zip(bounds, fixed) if f is None]
+        bounds = tuple(b for b, f in zip(bounds, fixed) if f is None)
+    if eager and bounds and type(bounds[0]) is int and type(bounds[1]) is int:
+        # (one argument, kept on the device from the second use of these bounds on:
+        # JAX converts each Python number argument anew at every call)
+        pair = _pairs.get(bounds)
+        if pair is None:
+            try:
+                pair = starts_array(bounds)  # (a host array at the first use)
+            except OverflowError:
+                raise OverflowError(
+                    f"fori_loop(): lower and upper must fit the loop index's dtype "
+                    f"({np.dtype(jtr._IDX).name}), got {bounds[0]} and {bounds[1]}") from None
+            if not isinstance(pair, np.ndarray):
+                _pairs[bounds] = pair
+        ins = args + [pair]
     else:
         ins = args + list(bounds)
     if init is not _NO:
@@ -525,7 +541,11 @@ def _make(kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool) -> Ca
         it = iter([ins[j] for j in same])
         made = [f if w is None else _reads.rebuild(f, w, it) for f, w in zip(fns, wheres)]
         rest = iter(ins[n_args:])
-        bs = [next(rest) if f is None else f for f in fixed]
+        if fixed == (None, None) and np.ndim(ins[n_args]) == 1:  # (both bounds, packed)
+            pair = next(rest)
+            bs = [pair[0], pair[1]]
+        else:
+            bs = [next(rest) if f is None else f for f in fixed]
         init = _NO if no_init else next(rest)
         t = _current.get()
         if kind == "fori":
