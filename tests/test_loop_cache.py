@@ -200,6 +200,37 @@ def run(xp, fori, while_, x_):
     for f in (body, other, body, other):
         fori(0, 4, f)
 """,
+    "a helper's closure (fresh closures)": """
+def run(xp, fori, while_, x_):
+    for k in (2.0, 0.5, 3, True, 0.0, -0.0):
+        def rhs(v):
+            return v * k
+        def body(i):
+            x_[i] = rhs(x_[i])
+        fori(0, 4, body)
+""",
+    "Tensors reached through a helper": """
+def run(xp, fori, while_, x_):
+    y = xp.asarray([4.0, 3.0, 2.0, 1.0])
+    for k in range(3):
+        w = xp.asarray([1.0, 2.0, 3.0, 4.0]) * (k + 1)
+        def scale(v, i):
+            return v * w[i] + y[i]
+        def body(i):
+            x_[i] = scale(x_[i], i) - y[i] * 0.5
+        fori(0, 4, body)
+""",
+    "a helper's global": """
+G2 = 1.0
+def helper(v):
+    return v * G2
+def run(xp, fori, while_, x_):
+    global G2
+    def body(i):
+        x_[i] = helper(x_[i]) + 1.0
+    for G2 in (1.0, 2.0, 2.0, -1.0, 0.5):
+        fori(0, 4, body)
+""",
     "aliased Tensors in fresh closures": """
 def run(xp, fori, while_, x_):
     y = xp.zeros(4)
