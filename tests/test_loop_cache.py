@@ -168,19 +168,18 @@ def run(xp, fori, while_, x_):
     s = 1.0
     def body(i):
         x_[i] += s
-    for s in (1.0, 2.0, 3, True, 1, xp.asarray(4.0), np.float32(1.5), np.float32(2.5),
-              np.int8(3), 1.0):
+    for s in (1.0, 3, True, xp.asarray(4.0), np.float32(1.5), np.float32(2.5), 1.0):
         fori(0, 4, body)
-    z = 0.0
-    def put(i):
-        x_[3] = z
-    for z in (0.0, -0.0):
-        fori(0, 1, put)
     k = 1
     def bump(i):
         x_[k] = x_[k] + 1.0
     for k in (1, True, 1, False, 2):
         fori(0, 2, bump)
+    z = 0.0
+    def put(i):
+        x_[3] = z
+    for z in (0.0, -0.0):
+        fori(0, 1, put)
 """,
     "defaults reassigned (the same body)": """
 def run(xp, fori, while_, x_):
