@@ -348,11 +348,13 @@ JIT_ORDER = [
     "_jit._hostcheck",   # checks decided on the host
     "_jit._guard",       # the generated guard of plain calls
     "_jit._reads",       # what an eager loop body reads
+    "_jit._probes",      # a repeat eager loop's cheap check of what its bodies read
     "_jit._unfused",     # values XLA:CPU computes once (a loop body's checks)
     "_jit._trace",       # what one trace sees, its checks
     "_jit._pytree",      # arguments and results across the compiled function
     "_jit._checks",      # tracing with each check mode
     "_jit._branches",    # cond
+    "_jit._loop_trace",  # loops inside a trace: storages carried through the XLA loop
     "_jit._jit",         # jit: the entry, plans, the call
     "_jit._loops",       # fori_loop, while_loop
     "_jit._transforms",  # grad, vmap, ...

@@ -52,7 +52,7 @@ def test_truth_value_error_gives_numpys_advice(shape: tuple[int, ...]) -> None:
 
 # -- a traced value used as a Python value ---------------------------------------------------
 _ADVICE = ("jaxtensor.where", "jaxtensor.cond", "jaxtensor.fori_loop", "static_argnums")
-_INTERNAL = ("_loops.py", "_jit.py", "_trace.py", "_tensor.py", "state[", "step at")
+_INTERNAL = ("_loops.py", "_loop_trace.py", "_jit.py", "_trace.py", "_tensor.py", "state[", "step at")
 
 
 def _raised(f: Any, *args: Any) -> BaseException:

@@ -160,6 +160,88 @@ def run(xp, fori, while_, x_):
             x[i] += k * y[i]
         fori(0, 4, body)
 """,
+    # (the same body object called again: a repeat top-level call checks what the last call
+    # of its code read without walking it, _jit/_probes.py)
+    "a closure cell rebound (the same body)": """
+def run(xp, fori, while_, x_):
+    s = 1.0
+    def body(i):
+        x_[i] += s
+    for s in (1.0, 3, True, xp.asarray(4.0), np.float32(1.5), np.float32(2.5), 1.0):
+        fori(0, 4, body)
+    k = 1
+    def bump(i):
+        x_[k] = x_[k] + 1.0
+    for k in (1, True, 1, False, 2):
+        fori(0, 2, bump)
+    z = 0.0
+    def put(i):
+        x_[3] = z
+    for z in (0.0, -0.0):
+        fori(0, 1, put)
+""",
+    "defaults reassigned (the same body)": """
+def run(xp, fori, while_, x_):
+    def body(i, k=1.0):
+        x_[i] += k
+    for k in (1.0, 2.0, -1.5, xp.asarray(0.25), 3):
+        body.__defaults__ = (k,)
+        fori(0, 4, body)
+""",
+    "the same code over other globals": """
+import types
+G = 1.0
+def run(xp, fori, while_, x_):
+    def body(i):
+        x_[i] += G
+    other = types.FunctionType(body.__code__, {"G": 5.0}, "body", None, body.__closure__)
+    for f in (body, other, body, other):
+        fori(0, 4, f)
+""",
+    "a helper's closure (fresh closures)": """
+def run(xp, fori, while_, x_):
+    for k in (2.0, 0.5, 3, True, 0.0, -0.0):
+        def rhs(v):
+            return v * k
+        def body(i):
+            x_[i] = rhs(x_[i])
+        fori(0, 4, body)
+""",
+    "Tensors reached through a helper": """
+def run(xp, fori, while_, x_):
+    y = xp.asarray([4.0, 3.0, 2.0, 1.0])
+    for k in range(3):
+        w = xp.asarray([1.0, 2.0, 3.0, 4.0]) * (k + 1)
+        def scale(v, i):
+            return v * w[i] + y[i]
+        def body(i):
+            x_[i] = scale(x_[i], i) - y[i] * 0.5
+        fori(0, 4, body)
+""",
+    "a helper's global": """
+G2 = 1.0
+def helper(v):
+    return v * G2
+def run(xp, fori, while_, x_):
+    global G2
+    def body(i):
+        x_[i] = helper(x_[i]) + 1.0
+    for G2 in (1.0, 2.0, 2.0, -1.0, 0.5):
+        fori(0, 4, body)
+""",
+    "aliased Tensors in fresh closures": """
+def run(xp, fori, while_, x_):
+    y = xp.zeros(4)
+    def make(p, q, r):
+        def body(i):
+            p[i] += 1.0
+            q[i] += 10.0
+            r[i] += 100.0
+        return body
+    for a, b, c in ((x_, x_, y), (x_, y, y), (y, x_, y), (x_, y, x_), (x_, x_, y)):
+        fori(0, 4, make(a, b, c))
+    x_[:] = x_ + y * 1000
+""",
 }
 
 

@@ -2,8 +2,8 @@
 ``np.asarray(x)``) inside ``jaxtensor.jit``, a loop body or a JAX transform.
 
 JAX's own messages name the function JAX traced, which for a loop body is jaxtensor's
-wrapper (``step at .../_jit/_loops.py``) and its argument (``state[0][0]``). These name the
-user's function, line and source text instead, and say what to write. The exceptions are
+wrapper (``step at .../_jit/_loop_trace.py``) and its argument (``state[0][0]``). These
+name the user's function, line and source text instead, and say what to write. The exceptions are
 JAX's own classes (``except jax.errors.ConcretizationTypeError:`` still catches them) with
 these messages.
 """

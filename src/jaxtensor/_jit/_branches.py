@@ -8,7 +8,7 @@ traced once into a jaxpr of ``(gate, carried values, carried check) -> (new valu
 check)`` whose every write is gated by ``gate`` (``Trace.gate``: the write puts back the
 region's own values where the gate is false, at the cost of the region) and whose failed
 checks count only where ``gate`` holds. Where both branches are cheap (no loops, no
-effects, little work: :func:`inline_ok`) ``_loops._cond_traced`` runs the true branch gated
+effects, little work: :func:`inline_ok`) ``_loop_trace._cond_traced`` runs the true branch gated
 by the predicate, then the false branch gated by its negation on the values the first left,
 and selects the results: each write costs its region, as a hand-written select-then-write
 does. Otherwise the same jaxprs, with the gate ``True``, are the branches of ``lax.cond``.
@@ -38,7 +38,7 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
     """``fn`` (which returns a list of arrays) traced as a jaxpr of ``(gate, *vals, *codes)``
     with ``carry``'s storages holding ``vals``: (the jaxpr, the storages it met that are not
     carried, the number of results, the number of new values). Every write is gated by
-    ``gate`` and by ``base`` (the gate around the ``cond``); ``carry`` is ``_loops._Carry``."""
+    ``gate`` and by ``base`` (the gate around the ``cond``); ``carry`` is ``_loop_trace._Carry``."""
     t = carry.t
     met: list = []
     n_res: list = []

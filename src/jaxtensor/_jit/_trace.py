@@ -8,7 +8,7 @@ traced (see ``_jit.py``); storages and the indexing code call its methods instea
 changing anything. Nothing here raises to steer control flow: a closed-over storage met
 during the trace is *discovered* (read once as a constant, and reported to the caller, which
 makes it an input of the next compilation). A bounds check made in the body of a jaxtensor
-loop or ``cond`` (``_loops.py``: ``Trace.body``, ``Trace.loop``) is recorded in the body's
+loop or ``cond`` (``_loop_trace.py``: ``Trace.body``, ``Trace.loop``) is recorded in the body's
 :class:`BodyChecks`, whose first failure the loop carries and reports as one check after
 it; one made inside any other nested trace (``lax`` control flow, ``vmap``, a nested jit) is
 *missed* (reported, and the caller traces the function again under
@@ -104,7 +104,7 @@ class Trace(JitTrace):
         # whether every check made so far (in this JAX trace) passed: a traced bool that
         # gates every later write, so a call that fails a check changes nothing from there on
         self.ok: Any = None
-        # the JAX trace of the innermost jaxtensor control-flow body (``_loops.py``) being
+        # the JAX trace of the innermost jaxtensor control-flow body (``_loop_trace.py``) being
         # traced, where storages are carried: ``values`` then holds the carried values
         self.body: Any = None
         self.n_writes = 0  # writes traced at the top level (a Python loop unrolls into many)
@@ -220,7 +220,7 @@ class Trace(JitTrace):
             self.values[st] = new
             return
         if cur is self.body and st.trace is not cur:
-            # made by the trace outside this body: carried through it (``_loops.py``)
+            # made by the trace outside this body: carried through it (``_loop_trace.py``)
             self.values[st] = new
             return
         # a storage the trace made: an ordinary write (its own leak check included)
@@ -228,7 +228,7 @@ class Trace(JitTrace):
 
     def written(self, st: Storage) -> bool:
         # (a storage discovered in a loop body that a thrown-away trace did not carry, see
-        # ``_loops._discarded``, is not in ``values``)
+        # ``_loop_trace._discarded``, is not in ``values``)
         v = self.initial[st]
         return self.values.get(st, v) is not v
 

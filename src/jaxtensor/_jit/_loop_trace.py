@@ -1,0 +1,352 @@
+"""The loops of ``_loops.py`` inside a ``jaxtensor.jit`` trace: the trace's storages carried
+through one XLA ``while``/``fori`` loop or ``cond`` (``_Carry``), the body's checks carried as
+one more value, and the loop index as the Python loop's ``int``."""
+
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .._core import Tensor, current_trace
+from .._core._jax_private import EvalTrace as _EvalTrace
+from .._core._jax_private import weak_cast
+from . import _branches, _unfused
+from . import _trace as jtr
+
+_NO = object()
+
+
+# -- carrying storages through a body -------------------------------------------------------
+class _Carry:
+    """The storages a control-flow body carries, the trace's values around it, and (in
+    OWN check mode) the first failed check, carried as ``(code, value)``."""
+
+    def __init__(self, t: jtr.Trace, gate: bool) -> None:
+        self.t = t
+        self.storages: list = list(t.values)
+        self.outer = t.values  # the trace's values at the level of the loop
+        self.checked = t.mode == jtr.OWN
+        # whether writes in the body are gated by the checks of earlier iterations (set
+        # once a trace of the body made a check)
+        self.gate = gate
+        self.base = t.gate() if self.checked else None  # the gate around the construct
+        self.made_checks = False
+        self.n_checks = (len(t.items), len(t.msgs))
+
+    def codes(self) -> tuple:
+        return (jnp.zeros((), jtr._IDX), jnp.zeros((), jtr._IDX)) if self.checked else ()
+
+    def initial(self) -> list:
+        """The carried storages' values before the loop."""
+        out = []
+        for st in self.storages:
+            v = self.outer.get(st, _NO)
+            if v is _NO:
+                v = self.t.initial.get(st, _NO) if self.t._from_outside(st) else _NO
+                if v is _NO:
+                    v = self.t.read(st)  # (a storage made before the loop: its value)
+                else:
+                    self.outer[st] = v
+            out.append(v)
+        return out
+
+    def run(self, vals: list, fn: Callable[[], Any], codes: tuple | None) -> tuple:
+        """Run ``fn`` with ``vals`` as the carried storages' values and ``codes`` the first
+        failed check so far: (their new values, what ``fn`` returned, storages it met that
+        are not carried, the first failed check after it)."""
+        t = self.t
+        saved = t.values, t.body, t.loop
+        t.values = dict(zip(self.storages, vals))
+        t.body = current_trace()
+        checked = self.checked and codes is not None
+        t.loop = None
+        if checked:
+            ok = self.base
+            if self.gate:
+                clean = codes[0] == 0
+                ok = clean if ok is None else ok & clean
+            t.loop = jtr.BodyChecks(ok)
+        try:
+            res = fn()
+            new = [t.values[st] for st in self.storages]
+            met = [st for st in t.values if st not in set(self.storages)]
+            if checked:
+                self.made_checks |= bool(t.loop.items)
+                codes = t.loop.first(*codes)
+        finally:
+            t.values, t.body, t.loop = saved
+        return new, res, met, codes
+
+    def grow(self, met: list) -> bool:
+        """Carry ``met`` from the next trace of the body; False if nothing was new."""
+        known = set(self.storages)
+        new = [st for st in dict.fromkeys(met) if st not in known]
+        self.storages += new
+        return bool(new)
+
+    def finish(self, outs: list, codes: tuple) -> None:
+        """The loop's results become the trace's values (or the storages' own, for those the
+        trace made); its first failed check becomes a check of the level around it."""
+        here = current_trace()
+        for st, v in zip(self.storages, outs):
+            if st in self.outer or st.trace is not here:
+                # (a storage made outside the body this loop is in: the enclosing body
+                # reports it met, and its loop carries it from its next trace on)
+                self.outer[st] = v
+            else:
+                st.install(v)
+        if self.made_checks:
+            code, bad = codes
+            self.t.item(code != 0, bad, ("loop",), code)
+
+
+def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
+             loop: bool = True) -> Any:
+    """Trace a control-flow construct until its carry holds every storage its bodies meet
+    (and, for a loop whose body checks, until its writes are gated by earlier iterations'
+    checks). ``build(carry)`` traces it once and returns (the carried values, the user's
+    results, the first failed check; the list of storages met)."""
+    # (a loop's writes are gated by its earlier iterations' checks from its first trace: a
+    # body without checks carries its code unchanged, which XLA folds away)
+    carry = _Carry(t, loop and t.mode == jtr.OWN)
+    # Under checkify a check is an effect, which JAX keeps in the program even when the
+    # construct's results are dropped: a trace of it that did not carry every storage would
+    # run as well (a while_loop whose counter is not carried never ends). There the traces
+    # that find the storages are made apart, in a jaxpr thrown away.
+    probe = jtr.effective_mode(t) == jtr.CHECKIFY
+    while True:
+        if probe and carry.grow(_met_apart(build, carry)):
+            continue
+        (outs, res, codes), met = build(carry)
+        grew = carry.grow(met)
+        if loop and carry.made_checks and not carry.gate:
+            carry.gate = grew = True
+        if not grew or _discarded(t):
+            carry.finish(outs, codes)
+            return res
+        # (drop the checks the abandoned trace numbered)
+        del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
+        carry.made_checks = False
+
+
+def _discarded(t: jtr.Trace) -> bool:
+    """Whether the trace ``t`` of a top-level call will be thrown away whatever its loops
+    carry (it met closed-over storages, which the call's next trace takes as inputs, so
+    every loop carries them from the start): its loops are not traced again."""
+    return bool(t.discovered) and t.parent is None and t.mode == jtr.OWN and isinstance(
+        t.outer, _EvalTrace)
+
+
+def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
+    """The storages a trace of the construct meets, traced into a jaxpr thrown away."""
+    found: list = []
+    jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
+    return found
+
+
+def _to_arrays(tree: Any) -> tuple[list, Any, list[bool]]:
+    leaves, treedef = jax.tree_util.tree_flatten(tree, is_leaf=lambda v: isinstance(v, Tensor))
+    is_t = [isinstance(v, Tensor) for v in leaves]
+    arrays = [v._value() if k else v for v, k in zip(leaves, is_t)]
+    return arrays, treedef, is_t
+
+
+def _from_arrays(arrays: list, treedef: Any, is_t: list[bool]) -> Any:
+    leaves = [Tensor._wrap(a) if k else a for a, k in zip(arrays, is_t)]
+    return jax.tree_util.tree_unflatten(treedef, leaves)
+
+
+def _index(i: Any) -> Any:
+    """The loop index as the body sees it: the ``int`` of the Python loop, a weakly typed
+    integer as wide as jaxtensor's index dtype (it takes the other operand's dtype in
+    arithmetic with a Tensor, with the eager ``OverflowError`` rules of a Python int)."""
+    return weak_cast(i, jtr._IDX)
+
+
+def _wide(b: Any) -> Any:
+    """A bound of ``fori_loop`` in the index dtype (a NumPy ``int8`` bound must not make
+    the index wrap); a Python int stays one (concrete bounds stay concrete)."""
+    return b if type(b) is int else lax.convert_element_type(b, jtr._IDX)
+
+
+# -- inside a jaxtensor.jit trace -------------------------------------------------------------
+def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any) -> Any:
+    has_init = init is not _NO
+    c_arrays, c_tree, c_is_t = _to_arrays(init if has_init else None)
+
+    def build(carry: _Carry) -> tuple:
+        met: list = []
+
+        def step(i: Any, state: tuple) -> tuple:
+            vals, user, codes = state
+
+            def call() -> Any:
+                if not has_init:
+                    body(_index(i))
+                    return user
+                out = body(_index(i), _from_arrays(list(user), c_tree, c_is_t))
+                return _carry_arrays("fori_loop", out, c_tree)
+
+            new, res, m, codes = carry.run(list(vals), call, codes)
+            met.extend(m)
+            return new, res, codes
+
+        outs, res, codes = lax.fori_loop(_wide(lower), _wide(upper), step,
+                                         (carry.initial(), c_arrays, carry.codes()))
+        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
+                codes), met
+
+    return _carried(t, build)
+
+
+def _carry_arrays(fname: str, out: Any, c_tree: Any) -> list:
+    """The arrays of the carry ``out`` a body returned, which must have ``init_val``'s
+    structure ``c_tree``."""
+    arrays, tree, _ = _to_arrays(out)
+    if tree != c_tree:
+        raise TypeError(f"{fname}(): body_fun must return a carry of the structure of "
+                        f"init_val ({c_tree}); it returned {tree}")
+    return arrays
+
+
+def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: Any) -> Any:
+    has_init = init is not _NO
+    c_arrays, c_tree, c_is_t = _to_arrays(init if has_init else None)
+
+    def build(carry: _Carry) -> tuple:
+        met: list = []
+
+        def test(state: tuple) -> Any:
+            vals, user, codes = state
+
+            def call() -> Any:
+                args = (_from_arrays(list(user), c_tree, c_is_t),) if has_init else ()
+                return _predicate(cond_fun(*args), "while_loop(): cond_fun")
+
+            # (no checks carried: one in cond_fun makes the function be traced under checkify)
+            new, res, m, _ = carry.run(list(vals), call, None)
+            met.extend(m)
+            if any(a is not b for a, b in zip(new, vals)):
+                raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
+                                 "body_fun)")
+            # a failed check stops the loop (its writes are gated: it would never end),
+            # one of an earlier iteration or one made before the loop (``carry.base``)
+            if carry.checked:
+                res = res & (codes[0] == 0)
+                if carry.base is not None:
+                    res = res & carry.base
+            elif jtr.effective_mode(t) == jtr.CHECKIFY and jtr.GATED:
+                res = res & jtr.no_error_p.bind()
+            return res
+
+        def step(state: tuple) -> tuple:
+            vals, user, codes = state
+
+            def call() -> Any:
+                if not has_init:
+                    body_fun()
+                    return user
+                out = body_fun(_from_arrays(list(user), c_tree, c_is_t))
+                return _carry_arrays("while_loop", out, c_tree)
+
+            new, res, m, codes = carry.run(list(vals), call, codes)
+            met.extend(m)
+            return new, res, codes
+
+        outs, res, codes = lax.while_loop(test, step, (carry.initial(), c_arrays, carry.codes()))
+        return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
+                codes), met
+
+    return _carried(t, build)
+
+
+def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
+                 operands: tuple) -> Any:
+    if t.mode == jtr.INHERIT or jtr.effective_mode(t) == jtr.CHECKIFY:
+        # (writes there are not gated by Trace.loop: the branches stay a conditional's)
+        return _cond_lax(t, pred, true_fun, false_fun, operands)
+    shapes: list = []
+
+    def build(carry: _Carry) -> tuple:
+        base = t.gate()
+        vals, codes = carry.initial(), carry.codes()
+        traced = []
+        met: list = []
+        for fn in (true_fun, false_fun):
+            def call(fn: Callable = fn) -> list:
+                arrays, tree, is_t = _to_arrays(fn(*operands))
+                shapes.append((tree, is_t))
+                return [jnp.asarray(a) for a in arrays]
+
+            closed, m, n_res, n_vals = _branches.trace(carry, call, base, vals, codes)
+            traced.append((closed, n_res))
+            met.extend(m)
+        (true_j, n_t), (false_j, n_f) = traced
+        tree, is_t = shapes[-1]
+        if (tree, is_t) != shapes[-2]:
+            raise TypeError("cond(): true_fun and false_fun must return the same structure "
+                            f"(got {shapes[-2][0]} and {tree})")
+        _branches.check_results(true_j, false_j, n_vals, n_t)
+        if _branches.inline_ok([true_j, false_j], n_vals):
+            # both run, each write gated: the true branch's where pred holds, then the false
+            # branch's, on what the first left, where it does not
+            p = _unfused.predicate_once(pred)
+            v1, r1, c1 = _branches.call(true_j, p, vals, codes, n_t)
+            outs, r2, codes = _branches.call(false_j, ~p, v1, c1, n_f)
+            res = [lax.select(p, a, b) for a, b in zip(r1, r2)]
+        else:
+            def branch(closed: Any, n: int) -> Callable:
+                return lambda state: _branches.call(closed, jnp.bool_(True), *state, n)
+
+            outs, res, codes = lax.cond(pred, branch(true_j, n_t), branch(false_j, n_f),
+                                        (vals, codes))
+        return (outs, _from_arrays(list(res), tree, is_t), codes), met
+
+    return _carried(t, build, loop=False)
+
+
+def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
+              operands: tuple) -> Any:
+    shapes: list = []
+
+    def build(carry: _Carry) -> tuple:
+        met: list = []
+
+        def branch(fn: Callable) -> Callable:
+            def run(vals: list) -> tuple:
+                def call() -> Any:
+                    arrays, tree, is_t = _to_arrays(fn(*operands))
+                    shapes.append((tree, is_t))
+                    return [jnp.asarray(a) for a in arrays]
+
+                new, res, m, codes = carry.run(list(vals), call, carry.codes())
+                met.extend(m)
+                return new, res, codes
+
+            return run
+
+        outs, res, codes = lax.cond(pred, branch(true_fun), branch(false_fun),
+                                    carry.initial())
+        tree, is_t = shapes[-1]
+        if (tree, is_t) != shapes[-2]:
+            raise TypeError("cond(): true_fun and false_fun must return the same structure "
+                            f"(got {shapes[-2][0]} and {tree})")
+        return (outs, _from_arrays(list(res), tree, is_t), codes), met
+
+    return _carried(t, build, loop=False)
+
+
+def _predicate(p: Any, who: str) -> Any:
+    if isinstance(p, Tensor):
+        p = p._value()
+    p = jnp.asarray(p)
+    if p.shape != () or p.dtype != np.bool_:
+        raise TypeError(f"{who} must return a 0-D boolean, got shape {p.shape} and dtype "
+                        f"{p.dtype}")
+    return p
