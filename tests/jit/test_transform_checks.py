@@ -273,3 +273,51 @@ def test_composed(how: str) -> None:
     got = mine(lambda w: _fori(w, 1))(jt.asarray(W))
     want = theirs(lambda w: _fori_jax(w, 1))(jnp.asarray(W))
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5)
+
+
+def _grad_programs() -> dict[str, Callable]:
+    def index(w):  # a traced index read
+        return jt.sum((w * w[jt.argmax(w)]) ** 2)
+
+    def write(w):  # a traced index write
+        y = w * 1.0
+        y[jt.argmin(w)] = 0.0
+        return jt.sum(y * y)
+
+    def window(w):  # a ds() window at a traced start
+        y = w * 1.0
+        return jt.sum(y[jt.ds(jt.argmin(w), 2)] ** 2)
+
+    def value(w):  # a traced value written into an int Tensor
+        k = jt.zeros(2, dtype=jt.int32)
+        k[0] = jt.argmax(w)
+        return jt.sum(w * w) + jt.sum(k)
+
+    return {"index": index, "write": write, "window": window, "value": value}
+
+
+@pytest.mark.parametrize("name", ["index", "write", "window", "value"])
+def test_eager_grad_with_checks_compiles_nothing_on_later_calls(name: str) -> None:
+    """A check made under an eager ``jt.grad`` is made in a cached function: later calls
+    find every compiled kernel again (a bare checkify check recompiled them all at every
+    call, 0.1-0.8 s per call of a 3-element gradient)."""
+    from test_compile_counts import count_compiles
+
+    fn = _grad_programs()[name]
+    g = jt.grad(fn)
+    w = np.asarray([1.0, 3.0, 2.0])
+    want = np.asarray(jax.grad(lambda a: _jnp_value(name, a))(jnp.asarray(w)))
+    for _ in range(2):
+        np.testing.assert_allclose(np.asarray(g(jt.asarray(w))), want, rtol=1e-12)
+    x = jt.asarray(w)
+    assert count_compiles(lambda: g(x)) == 0
+
+
+def _jnp_value(name: str, a: jax.Array) -> jax.Array:
+    if name == "index":
+        return jnp.sum((a * a[jnp.argmax(a)]) ** 2)
+    if name == "write":
+        return jnp.sum(a.at[jnp.argmin(a)].set(0.0) ** 2)
+    if name == "window":
+        return jnp.sum(jax.lax.dynamic_slice(a, (jnp.argmin(a),), (2,)) ** 2)
+    return jnp.sum(a * a) + jnp.argmax(a)

@@ -272,8 +272,7 @@ class Trace(JitTrace):
             return
         for fail, bad, raw, msg in _value_checks(v, dtype):
             if mode == CHECKIFY:
-                checkify.check(~fail, value_message(msg), raw)
-                self._passed(~fail)
+                self._passed(_checkify_value(fail, raw, msg))
             elif not self._here():
                 self.missed = True
             else:
@@ -471,32 +470,67 @@ class CheckedTrace(JitTrace):
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         for fail, _, raw, msg in _value_checks(v, dtype):
-            checkify.check(~fail, value_message(msg), raw)
+            _checkify_value(fail, raw, msg)
 
     def check_matrices(self, bad: Any, message: str, arg: str) -> None:
         _checkify_matrices(bad(), message, arg)
 
 
+def _checker(key: tuple, make: Any) -> Any:
+    """The cached ``jax.jit`` function ``make()`` of a checkify check (``key``: what its
+    message and bounds depend on). Made inside a cached function, a check's error state
+    carries the same metadata at every call, so the compiled functions after it are found
+    again under an eager ``jaxtensor.grad`` (a bare check recompiles each of them at every
+    call)."""
+    fn = _CHECKERS.get(key)
+    if fn is None:
+        fn = _CHECKERS[key] = jax.jit(make())
+    return fn
+
+
+_CHECKERS = cache("checkify checks", 512)
+
+
 def _checkify_window(i: Any, size: int, n: int, axis: int) -> Any:
-    i = jnp.asarray(i)
-    ok = (i >= 0) & (i <= n - size)
-    checkify.check(ok, window_message("{}", size, n, axis), i)
-    return ok
+    def make() -> Any:
+        def check(i: Any) -> Any:
+            ok = (i >= 0) & (i <= n - size)
+            checkify.check(ok, window_message("{}", size, n, axis), i)
+            return ok
+        return check
+
+    return _checker(("window", size, n, axis), make)(jnp.asarray(i))
 
 
 def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> Any:
     i = jnp.asarray(i)
     if i.size == 0:
         return jnp.bool_(True)
-    ok = (i >= -n) & (i < n)
-    if i.ndim == 0:
-        bad = i
-    else:  # the value eager code names: the largest if it is too large, else the smallest
-        hi = jnp.max(i)
-        bad = jnp.where(hi >= n, hi, jnp.min(i))
-    ok = jnp.all(ok)
-    checkify.check(ok, message("{}", n, axis, fname), bad)
-    return ok
+
+    def make() -> Any:
+        def check(i: Any) -> Any:
+            ok = (i >= -n) & (i < n)
+            if i.ndim == 0:
+                bad = i
+            else:  # the value eager code names: the largest if too large, else the smallest
+                hi = jnp.max(i)
+                bad = jnp.where(hi >= n, hi, jnp.min(i))
+            ok = jnp.all(ok)
+            checkify.check(ok, message("{}", n, axis, fname), bad)
+            return ok
+        return check
+
+    return _checker(("index", n, axis, fname), make)(i)
+
+
+def _checkify_value(fail: Any, raw: Any, msg: tuple) -> Any:
+    def make() -> Any:
+        def check(fail: Any, raw: Any) -> Any:
+            checkify.check(~fail, value_message(msg), raw)
+            return ~fail
+        return check
+
+    return _checker(("value", msg), make)(fail, raw)
 
 
 def _checkify_matrices(flags: Any, message: str, arg: str) -> Any:
