@@ -61,7 +61,7 @@ import numpy as np
 from jax import lax
 from jax.experimental import checkify
 
-from .._core import IDX, Storage, Tensor, _config, _view, current_trace
+from .._core import IDX, Storage, Tensor, WeakTensor, _config, _view, current_trace
 from .._core import current as _current
 from .._core._jax_private import DebugInfo as _DebugInfo
 from .._core._jax_private import EvalTrace as _EvalTrace
@@ -387,6 +387,8 @@ class Jitted:
         inputs: list[Any] = []  # the compiled function's arguments (see _pytree.layout)
         seen: dict[int, int] = {}
         for j, x in enumerate(leaves):
+            if x.__class__ is WeakTensor:  # (a number passed on by an enclosing jit: a number)
+                x = leaves[j] = x.number()
             if isinstance(x, Tensor):
                 prev = seen.get(id(x))
                 if prev is not None:

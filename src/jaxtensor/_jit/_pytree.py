@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Storage, Tensor, _view
+from .._core import Storage, Tensor, _view, weak_argument
 from . import _trace as jtr
 
 Tracer = jax.core.Tracer
@@ -202,8 +202,8 @@ def arguments(spec: tuple, storages: list[Storage], others: list[Any],
     off = 0
     others = list(others)
     for d in desc:
-        if d is None:
-            rebuilt.append(others.pop(0))
+        if d is None:  # (a Python number as a WeakTensor: its operators are the number's)
+            rebuilt.append(weak_argument(others.pop(0)))
             continue
         if d[0] == "same":
             rebuilt.append(rebuilt[d[1]])
