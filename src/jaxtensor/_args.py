@@ -133,7 +133,8 @@ def scalar_or_value(x: Any, other_dtype: np.dtype, fname: str | None = None
                     ) -> tuple[Any, np.dtype]:
     """Value and dtype of an operand that may be a Python scalar (weak, as in the standard's
     mixing of scalars and arrays) next to an operand of ``other_dtype``."""
-    x = weak_number(x)  # (a Python number passed to jaxtensor.jit: as the number)
+    if x.__class__ is WeakTensor:  # (a Python number passed to jaxtensor.jit: the number)
+        x = x.number()
     if isinstance(x, Tensor):
         v = x._value()
         return v, np.dtype(v.dtype)
@@ -161,7 +162,8 @@ def promoted_pair(x1: Any, x2: Any, name: str = "x1", fname: str | None = None
     """Values of two operands, either of which may be a Python scalar, and their promoted
     dtype. ``x1`` is taken as the array side unless only ``x2`` is a Tensor (or only ``x1``
     is a Python scalar)."""
-    x1, x2 = weak_number(x1), weak_number(x2)
+    if x1.__class__ is WeakTensor or x2.__class__ is WeakTensor:  # (numbers passed to jit)
+        x1, x2 = weak_number(x1), weak_number(x2)
     if isinstance(x1, Tensor) or not (isinstance(x2, Tensor) or type(x1) in _SCALARS
                                       or weak_scalar(x1) is not None):
         a = value(x1, name, fname)

@@ -392,7 +392,8 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
             kinds.append(None)
             continue
         # (a Python number traced by jit counts as the number it stands for)
-        bound = weak_number(bound)
+        if bound.__class__ is WeakTensor:
+            bound = bound.number()
         weak = None if type(bound) in SCALARS else weak_scalar(bound)
         sc = bound if weak is None else weak
         if isinstance(bound, Tensor):
