@@ -289,7 +289,8 @@ def _logical_operand(name: str, x: Any, arg: str) -> Any:
 
 
 def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
-    x1, x2 = weak_number(x1), weak_number(x2)
+    if x1.__class__ is WeakTensor or x2.__class__ is WeakTensor:  # (passed to jaxtensor.jit)
+        x1, x2 = weak_number(x1), weak_number(x2)
     a, b = _logical_operand(name, x1, "x1"), _logical_operand(name, x2, "x2")
     try:
         return Tensor._wrap(_kernels.call((name,), lambda: fn, a, b))

@@ -13,10 +13,9 @@ from ._conversion import as_device, asarray
 from ._context import JitTrace, check_traced, current
 from ._storage import Deferred, Storage, TracerLeakError, current_trace
 from ._storage import _layout as storage_layout
-from ._tensor import Tensor, element, new_tensor, over
+from ._tensor import Tensor, WeakTensor, element, new_tensor, over
 from ._view import _IDX_NP as IDX
 from ._view import View
-from ._tensor import WeakTensor
 from ._weak import as_weak, strong, weak_argument, weak_number
 
 __all__ = [

@@ -403,8 +403,9 @@ class Tensor:
 
 
 class WeakTensor(Tensor):
-    """A Python number passed to ``jaxtensor.jit`` (``_weak.py``): a 0-D Tensor (its storage holds the
-    strongly typed value) whose operators and scalar uses are those of the number."""
+    """A Python number passed to ``jaxtensor.jit`` (``_weak.py``): a 0-D Tensor (its
+    storage holds the strongly typed value) whose operators and scalar uses are the
+    number's."""
 
     __slots__ = ()
 
