@@ -71,6 +71,7 @@ float16, bfloat16 = _dtypes.public["float16"], _dtypes.public["bfloat16"]  # ext
 
 # Tensor's operators and methods, bound from one table once the namespace exists
 from . import _methods
+from . import _weak_operators  # (those of a Python number passed to jaxtensor.jit)
 
 _indexing_functions.attach_ufunc_at(globals())  # add.at(x, indices, values), NumPy's
 

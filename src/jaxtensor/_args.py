@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ._core import Tensor, _dtypes, asarray, current
+from ._core import Tensor, WeakTensor, _dtypes, asarray, current, strong, weak_number
 
 Tracer = jax.core.Tracer
 
@@ -35,7 +35,7 @@ def tensor(x: Any, name: str = "x", fname: str | None = None) -> Tensor:
     converted (so a view of it is a view of the converted Tensor, never of the caller's
     array); what ``asarray`` refuses raises ``TypeError`` naming ``fname`` and ``name``."""
     if isinstance(x, Tensor):
-        return x
+        return x if x.__class__ is not WeakTensor else strong(x)
     try:
         return asarray(x)
     except (TypeError, ValueError) as exc:
@@ -133,6 +133,8 @@ def scalar_or_value(x: Any, other_dtype: np.dtype, fname: str | None = None
                     ) -> tuple[Any, np.dtype]:
     """Value and dtype of an operand that may be a Python scalar (weak, as in the standard's
     mixing of scalars and arrays) next to an operand of ``other_dtype``."""
+    if x.__class__ is WeakTensor:  # (a Python number passed to jaxtensor.jit: the number)
+        x = x.number()
     if isinstance(x, Tensor):
         v = x._value()
         return v, np.dtype(v.dtype)
@@ -160,6 +162,8 @@ def promoted_pair(x1: Any, x2: Any, name: str = "x1", fname: str | None = None
     """Values of two operands, either of which may be a Python scalar, and their promoted
     dtype. ``x1`` is taken as the array side unless only ``x2`` is a Tensor (or only ``x1``
     is a Python scalar)."""
+    if x1.__class__ is WeakTensor or x2.__class__ is WeakTensor:  # (numbers passed to jit)
+        x1, x2 = weak_number(x1), weak_number(x2)
     if isinstance(x1, Tensor) or not (isinstance(x2, Tensor) or type(x1) in _SCALARS
                                       or weak_scalar(x1) is not None):
         a = value(x1, name, fname)

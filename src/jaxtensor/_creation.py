@@ -12,7 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args
-from ._core import Tensor, _dtypes, _kernels, _view
+from ._core import Tensor, WeakTensor, _dtypes, _kernels, _view
 from ._core._conversion import (
     _infer_python_dtype,
     _on_device,
@@ -149,6 +149,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     Tensor(shape=[2], dtype=int64, device=cpu,
            [7, 7])
     """
+    if fill_value.__class__ is WeakTensor:  # (a number passed to jaxtensor.jit: the number)
+        fill_value = fill_value.number()
     if isinstance(fill_value, Tensor):
         fill_value = fill_value._value()
     weak = _args.weak_scalar(fill_value)  # (a Python number traced by jit: as the number)

@@ -32,7 +32,7 @@ import numpy as np
 from . import _complex_special as cs
 from . import _elementwise_kernels as k
 from ._args import tensor, value, weak_scalar
-from ._core import Tensor, _cache, _dtypes, _kernels, _view, new_tensor
+from ._core import Tensor, WeakTensor, _cache, _dtypes, _kernels, _view, new_tensor, weak_number
 from ._elementwise_docs import DOCS
 from ._fast_operators import broadcast_failure, remember, typed_scalar
 from ._promotion import SCALARS, float_of, operands
@@ -181,6 +181,8 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
     With ``floating=True`` integer and boolean operands are computed in the default
     floating dtype (``divide``, ``atan2``, ...).
     """
+    if x1.__class__ is WeakTensor or x2.__class__ is WeakTensor:  # (passed to jaxtensor.jit)
+        x1, x2 = weak_number(x1), weak_number(x2)
     try:
         a, b, dt = operands(x1, x2, name in _ORDER, floating)
     except OverflowError:
@@ -188,6 +190,9 @@ def binary(name: str, fn: Callable[[Any, Any], Any], x1: Any, x2: Any, *,
             raise
         return _compare_out_of_range(name, x1, x2)
     except TypeError as exc:  # no promotion: say which function met it
+        out = _compare_uint64(name, x1, x2) if name in _ORDER else None
+        if out is not None:
+            return out
         raise TypeError(f"{name}(): {exc}") from None
     if floating:
         dt = float_of(dt)
@@ -243,6 +248,20 @@ def _compare_out_of_range(name: str, x1: Any, x2: Any) -> Tensor:
     return new_tensor(jnp.full_like(x1._value(), value, dtype=bool))
 
 
+def _compare_uint64(name: str, x1: Any, x2: Any) -> Tensor | None:
+    """A comparison of a uint64 Tensor with a traced Python int (no wider dtype holds both):
+    in uint64 where the int is not negative; a negative one is below every element, as
+    eagerly (``uint64_t > -1`` is all True). None for other operands."""
+    if not isinstance(x1, Tensor):
+        name, x1, x2 = _ORDER[name], x2, x1
+    if not (isinstance(x1, Tensor) and x1.dtype == np.uint64 and type(weak_scalar(x2)) is int):
+        return None
+    inner = globals()[name](x1, jnp.maximum(x2, 0).astype(np.uint64))  # (the function)
+    above = {"equal": False, "not_equal": True, "less": False, "less_equal": False,
+             "greater": True, "greater_equal": True}[name]
+    return new_tensor(jnp.where(x2 < 0, above, inner._value()))
+
+
 def _check(name: str, x: Any) -> Any:
     """The value of ``x``: a Tensor's, or anything ``asarray`` takes converted."""
     if isinstance(x, Tensor):
@@ -271,6 +290,8 @@ def _logical_operand(name: str, x: Any, arg: str) -> Any:
 
 
 def _logical_binary(name: str, fn: Callable, x1: Any, x2: Any) -> Tensor:
+    if x1.__class__ is WeakTensor or x2.__class__ is WeakTensor:  # (passed to jaxtensor.jit)
+        x1, x2 = weak_number(x1), weak_number(x2)
     a, b = _logical_operand(name, x1, "x1"), _logical_operand(name, x2, "x2")
     try:
         return Tensor._wrap(_kernels.call((name,), lambda: fn, a, b))
@@ -373,6 +394,8 @@ def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A00
             kinds.append(None)
             continue
         # (a Python number traced by jit counts as the number it stands for)
+        if bound.__class__ is WeakTensor:
+            bound = bound.number()
         weak = None if type(bound) in SCALARS else weak_scalar(bound)
         sc = bound if weak is None else weak
         if isinstance(bound, Tensor):

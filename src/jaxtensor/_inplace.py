@@ -43,6 +43,7 @@ from ._core import (
     current,
     new_tensor,
     over,
+    weak_number,
 )
 from ._fast_operators import _by_signature, _scalar_arg, broadcast_failure
 
@@ -110,8 +111,8 @@ def inplace(fn: Callable, name: str) -> Callable:
             elif t is int or t is float:
                 b = other
                 okey = t
-            else:  # arrays, lists, NumPy scalars, bool, complex: the general path
-                return _first(self, other, fn, fname, name)
+            else:  # arrays, lists, NumPy scalars, bool, complex, numbers passed to jit
+                return _first(self, weak_number(other), fn, fname, name)
             view = self._view
             e = _entries.get((name, None if view is None else view.key, self.dtype, okey))
             if e is None or (e.lo is not None and not e.lo <= other <= e.hi):

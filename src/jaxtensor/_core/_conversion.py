@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _dtypes
-from ._tensor import Tensor
+from ._tensor import Tensor, WeakTensor, new_tensor
 
 Tracer = jax.core.Tracer
 _PY_SCALARS = (builtins.bool, int, float, complex)
@@ -205,7 +205,8 @@ def asarray(
         v = obj._value()
         same = (dt is None or dt == v.dtype) and _on_device(v, device)
         if same and not copy:
-            return obj
+            # (a number passed to jaxtensor.jit: the Tensor asarray makes of the number)
+            return obj if obj.__class__ is not WeakTensor else new_tensor(v)
         if copy is False:
             raise ValueError(
                 "asarray(copy=False) cannot avoid a copy: the dtype or device differs; pass "

@@ -31,6 +31,7 @@ from ._jax_private import (
     register_canonicalize_value_handler,
     shard_arg_handlers,
     trace_state,
+    weak_cast,
 )
 from ._storage import Storage
 
@@ -401,6 +402,22 @@ class Tensor:
         )
 
 
+class WeakTensor(Tensor):
+    """A Python number passed to ``jaxtensor.jit`` (``_weak.py``): a 0-D Tensor (its
+    storage holds the strongly typed value) whose operators and scalar uses are the
+    number's."""
+
+    __slots__ = ()
+
+    def number(self) -> Any:
+        """The weakly typed traced value the number is (a Python scalar to JAX)."""
+        v = self._value()
+        return weak_cast(v, v.dtype)
+
+    def __jax_array__(self) -> Any:
+        return self.number()
+
+
 def _tree_flatten(t: Tensor) -> tuple[tuple[Any], None]:
     # the leaf leaves jaxtensor (jax.device_put, jax.jit, tree_leaves): never donate it
     return (t.to_jax(),), None
@@ -444,7 +461,7 @@ def _register_with_jax() -> None:
 
 _register_with_jax()
 
-__all__ = ["Tensor", "jnp"]
+__all__ = ["Tensor", "WeakTensor", "jnp"]
 
 
 def _host(v: Any) -> np.ndarray:

@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Storage, Tensor, _view
+from .._core import Storage, Tensor, _view, weak_argument
 from . import _trace as jtr
 from ._spec import VALUE, OnStorage, Same, Spec, Static, StaticSlice, is_tensor
 
@@ -193,8 +193,8 @@ def arguments(spec: Spec, storages: list[Storage], others: list[Any],
     off = 0
     others = list(others)
     for d in spec.leaves:
-        if d is VALUE:
-            rebuilt.append(others.pop(0))
+        if d is VALUE:  # (a Python number as a WeakTensor: its operators are the number's)
+            rebuilt.append(weak_argument(others.pop(0)))
             continue
         if type(d) is Same:
             rebuilt.append(rebuilt[d.leaf])

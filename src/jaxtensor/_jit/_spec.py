@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Storage, Tensor, _view
+from .._core import Storage, Tensor, WeakTensor, _view
 
 Tracer = jax.core.Tracer
 _IDX = _view._IDX_NP
@@ -206,6 +206,8 @@ def describe(args: tuple, kwargs: dict, static_argnums: tuple[int, ...],
     inputs: list[Any] = []  # the compiled function's arguments (see _pytree.layout)
     seen: dict[int, int] = {}
     for j, x in enumerate(leaves):
+        if x.__class__ is WeakTensor:  # (a number passed on by an enclosing jit: a number)
+            x = leaves[j] = x.number()
         if isinstance(x, Tensor):
             prev = seen.get(id(x))
             if prev is not None:
