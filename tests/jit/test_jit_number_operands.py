@@ -416,3 +416,36 @@ def test_numbers_compile_once_per_kind() -> None:
     with pytest.raises(OverflowError):
         f(2**20, x)
     np.testing.assert_array_equal(f(-7, x)[0].numpy(), -7 - x.numpy())
+
+
+_IN_CONTAINERS: dict[str, tuple[Callable, tuple]] = {
+    "setitem list": (lambda t, v: (t.__setitem__(slice(0, 2), v), t)[1], ("x", [7, 8])),
+    "setitem nested": (lambda t, v: (t.__setitem__((), v), t)[1], ("m", [[1, 2], [3, 4]])),
+    "setitem 0-d": (lambda t, v: (t.__setitem__((), v), t)[1], ("one", [0])),
+    "setitem floats into ints": (lambda t, v: (t.__setitem__(slice(0, 2), v), t)[1],
+                                 ("xi", [7.5, -1.5])),
+    "index list": (lambda t, k: t[k], ("x", [0, 2])),
+    "index tuple": (lambda t, k: t[k], ("m", (1, 0))),
+    "write at a list": (lambda t, k: (t.__setitem__(k, 1.0), t)[1], ("x", [0, 2])),
+    "asarray": (lambda v: jt.asarray(v), ([1, 2.5],)),
+    "beside a Tensor": (lambda t, v: t[:2] + jt.asarray(v), ("x", [1, 2])),
+    "clip": (lambda t, v: jt.clip(t, v[0], v[1]), ("x", [1, 3])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_IN_CONTAINERS))
+def test_numbers_inside_lists_and_tuples_as_eagerly(name: str) -> None:
+    """Numbers in a list or tuple argument are numbers too (each a leaf of the call): as
+    values, indices and operands they give eager code's result (a list holding one was
+    converted with NumPy and raised under jit)."""
+    f, spec = _IN_CONTAINERS[name]
+    made = {"x": lambda: jt.arange(5.0), "m": lambda: jt.reshape(jt.arange(4.0), (2, 2)),
+            "one": lambda: jt.asarray([5]), "xi": lambda: jt.arange(5)}
+
+    def args() -> list:
+        return [made[a]() if isinstance(a, str) else a for a in spec]
+
+    want = f(*args())
+    got = jt.jit(f)(*args())
+    assert isinstance(got, jt.Tensor) and got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

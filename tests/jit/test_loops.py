@@ -428,7 +428,8 @@ def test_failed_check_leaves_what_python_left(program, jit):
 
 
 @settings(deadline=None, max_examples=5)
-@given(st.lists(st.floats(-4, 4, width=32), min_size=8, max_size=8))
+# (no subnormals: XLA:CPU flushes them to zero, NumPy keeps them)
+@given(st.lists(st.floats(-4, 4, width=32, allow_subnormal=False), min_size=8, max_size=8))
 def test_vmap_of_a_loop_matches_numpy_rows(vals):
     a = np.array(vals, np.float32).reshape(2, 4)
 
@@ -442,7 +443,8 @@ def test_vmap_of_a_loop_matches_numpy_rows(vals):
     for row in want:
         for i in range(1, 4):
             row[i] += row[i - 1] * 0.5
-    np.testing.assert_allclose(_np(jt.vmap(f)(jt.asarray(a))), want, rtol=1e-6)
+    np.testing.assert_allclose(_np(jt.vmap(f)(jt.asarray(a))), want, rtol=1e-6,
+                               atol=float(np.finfo(np.float32).tiny))
 
 
 def _deep_nest_program(xp, loop, b, depth):

@@ -69,7 +69,7 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
         arr = np.asarray(value)
     elif isinstance(value, (list, tuple)) and _has_traced(value):
         # (a list passed into a jaxtensor.jit function: its numbers are traced)
-        arr = jnp.asarray(value)
+        arr = jnp.asarray(_values_of(value))
         if arr.dtype.kind == "c" and dtype.kind != "c":
             raise _value_dtype_error(np.dtype(arr.dtype), dtype)
         arr = arr.astype(dtype)
@@ -139,9 +139,15 @@ def _has_traced(seq: Any) -> bool:
         if isinstance(e, (list, tuple)):
             if _has_traced(e):
                 return True
-        elif isinstance(e, Tracer):
-            return True
+        elif isinstance(e, Tracer) or (isinstance(e, Tensor) and isinstance(e._value(), Tracer)):
+            return True  # (a traced number, or a Tensor: a number passed to jaxtensor.jit)
     return False
+
+
+def _values_of(seq: Any) -> list:
+    """``seq`` (nested lists and tuples) with each Tensor replaced by its value."""
+    return [_values_of(e) if isinstance(e, (list, tuple))
+            else e._value() if isinstance(e, Tensor) else e for e in seq]
 
 
 def _fmt(shape: tuple[int, ...]) -> str:
