@@ -36,12 +36,7 @@ def body(jitted: Jitted, spec: Spec, plan: Plan, *inputs: Any) -> Any:
     if spec.check == GATED:
         return _body_hoisted(jitted, spec._replace(check=jtr.OWN), plan, call, inputs, True)
     if spec.check != jtr.CHECKIFY:
-        out, trace = jitted._run(spec, call, inputs, spec.check)
-        plan.discovered = jtr.weak(trace.discovered)
-        if trace.missed:
-            raise Retrace
-        jitted._warn_unrolled(trace)
-        return out
+        return _traced_once(jitted, spec, plan, call, inputs, spec.check)
 
     def run(*ins: Any) -> dict:
         out, trace = jitted._run(spec, call, ins, jtr.CHECKIFY)
@@ -50,6 +45,19 @@ def body(jitted: Jitted, spec: Spec, plan: Plan, *inputs: Any) -> Any:
         return out
 
     return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
+
+
+def _traced_once(jitted: Any, spec: Any, plan: Any, call: Any, inputs: tuple,
+                 mode: Any) -> Any:
+    """The function traced once in check ``mode``: its storages found, a check it could not
+    make here sent to checkify (``Retrace``), a long unrolled trace warned of."""
+    out, trace = jitted._run(spec, call, inputs, mode)
+    plan.discovered = jtr.weak(trace.discovered)
+    if trace.missed:
+        raise Retrace
+    jitted._warn_unrolled(trace)
+    return out
+
 
 def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple,
                   gated: bool = False) -> Any:
@@ -70,12 +78,7 @@ def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tup
     gated by the checks before it (a chain of every earlier check, fused into every
     write by XLA: docs/measurements.md, section "Gated writes in jaxtensor.jit")."""
     if jitted._plain and not gated:  # (a trace found its checks not hoistable)
-        out, trace = jitted._run(spec, call, inputs, jtr.OWN)
-        plan.discovered = jtr.weak(trace.discovered)
-        if trace.missed:
-            raise Retrace
-        jitted._warn_unrolled(trace)
-        return out
+        return _traced_once(jitted, spec, plan, call, inputs, jtr.OWN)
     traces: list[jtr.Trace] = []
 
     def inner(*ins: Any) -> dict:
