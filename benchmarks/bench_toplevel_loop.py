@@ -46,6 +46,9 @@ from jax import lax
 
 import jaxtensor as jt
 
+sys.path.insert(0, str(_common.ROOT / "tests"))
+from measure import python_calls  # noqa: E402  (tests/measure.py)
+
 WORK_US = (10.0, 100.0, 1000.0)
 
 
@@ -152,23 +155,6 @@ def measure(n: int, rounds: int, calls: int) -> dict[str, tuple[float, float, fl
         ref = times[REF.get(k, "in jt.jit")]
         out[k] = (min(v), min(v) / min(ref), float(np.median([a / b for a, b in zip(v, ref)])))
     return out
-
-
-def python_calls(f: Callable[[], object]) -> int:
-    """The Python function calls one call of ``f`` makes (``sys.setprofile``)."""
-    count = 0
-
-    def prof(frame: object, event: str, arg: object) -> None:
-        nonlocal count
-        if event == "call":
-            count += 1
-
-    sys.setprofile(prof)
-    try:
-        f()
-    finally:
-        sys.setprofile(None)
-    return count
 
 
 def profile(n: int) -> None:

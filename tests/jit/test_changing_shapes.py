@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import jaxtensor as jt
-from test_compile_counts import count_compiles
+from measure import count_compiles
 
 
 def test_knapsack_compiles_one_program_per_operation_per_new_length() -> None:

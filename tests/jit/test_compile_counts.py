@@ -15,26 +15,9 @@ import numpy as np
 import pytest
 
 import jaxtensor as jt
+from measure import count_compiles
 
-_EVENT = "/jax/core/compile/backend_compile_duration"
 ALLOWED = 2  # one-off helpers (a kept device constant of a new shape)
-
-
-def count_compiles(run: Callable[[], object]) -> int:
-    """Backend compilations made by ``run()`` (``jax.monitoring``)."""
-    count = 0
-
-    def listener(event: str, duration: float, **kwargs: object) -> None:
-        nonlocal count
-        if event == _EVENT:
-            count += 1
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
-    try:
-        run()
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
-    return count
 
 
 def compiles(f: Callable[[int], object], n: int = 100) -> int:
@@ -183,22 +166,9 @@ def test_operator_with_python_scalar_compiles_once(op: str) -> None:
         n[0] += 1
         exec(op, {"x": x, "bf16": b})
 
-    count = 0
-
-    def listener(event: str, duration: float, **kwargs: object) -> None:
-        nonlocal count
-        if event == _EVENT:
-            count += 1
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
-    try:
-        run(0)
-        first = count
-        for i in range(1, 6):
-            run(i)
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
-    assert first >= 1 and count == first, (first, count)
+    first = count_compiles(lambda: run(0))
+    later = count_compiles(lambda: [run(i) for i in range(1, 6)])
+    assert first >= 1 and later == 0, (first, later)
 
 
 def test_asarray_of_new_shapes_compiles_nothing() -> None:

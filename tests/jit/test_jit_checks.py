@@ -502,7 +502,7 @@ def test_passing_and_failing_calls_in_any_order_match_eager(seed: int, export: b
 
 
 def test_gated_program_compiles_once_and_only_when_a_check_fails() -> None:
-    from test_compile_counts import count_compiles
+    from measure import count_compiles
 
     x = jt.zeros(100)
     f = jt.jit(_checked_writes(4))

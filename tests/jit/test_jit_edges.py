@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 import jaxtensor as jt
-from test_compile_counts import count_compiles
+from measure import count_compiles
 
 # -- 1. overlapping read-modify-writes after a write through a reshape view ------------------
 _SHAPES = [(8, 16), (6, 4), (4, 6, 2)]

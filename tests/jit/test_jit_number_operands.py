@@ -26,7 +26,7 @@ import pytest
 from hypothesis import settings
 
 import jaxtensor as jt
-from test_compile_counts import count_compiles
+from measure import count_compiles
 
 OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import jaxtensor as jt
-from test_compile_counts import count_compiles
+from measure import count_compiles
 
 N = 4
 

@@ -11,12 +11,10 @@ compiled loop as ``jaxtensor.jit``'s plain arguments (a Tensor that ``cond_fun``
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-
 import numpy as np
 
 import jaxtensor as jt
+from measure import python_calls
 
 #: Python calls a top-level loop call may make beyond those of the same loop's call inside
 #: a ``jaxtensor.jit`` function (the loop function, the cache lookup, the probes, the
@@ -24,22 +22,6 @@ import jaxtensor as jt
 EXTRA = 6
 
 SCALE = 0.5
-
-
-def python_calls(f: Callable[[], object]) -> int:
-    n = 0
-
-    def prof(frame: object, event: str, arg: object) -> None:
-        nonlocal n
-        if event == "call":
-            n += 1
-
-    sys.setprofile(prof)
-    try:
-        f()
-    finally:
-        sys.setprofile(None)
-    return n
 
 
 def make_step(x, c):

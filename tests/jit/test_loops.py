@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
-from test_compile_counts import count_compiles
+from measure import count_compiles
 
 N = 8
 

@@ -301,7 +301,7 @@ def test_eager_grad_with_checks_compiles_nothing_on_later_calls(name: str) -> No
     """A check made under an eager ``jt.grad`` is made in a cached function: later calls
     find every compiled kernel again (a bare checkify check recompiled them all at every
     call, 0.1-0.8 s per call of a 3-element gradient)."""
-    from test_compile_counts import count_compiles
+    from measure import count_compiles
 
     fn = _grad_programs()[name]
     g = jt.grad(fn)
