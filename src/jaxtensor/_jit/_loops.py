@@ -70,7 +70,7 @@ class _Key:
 
     def explain(self, old: _Key, fns: tuple) -> str:
         """What changed from the key ``old`` (``fns``: the bodies that read this one)."""
-        r = _reads.Reader(labels=True)
+        r = _reads.Reader(labels=True, numbers=_numbers(fns))
         for f in fns:
             if type(f) is types.FunctionType:
                 r.function(f, "the body", [])
@@ -90,12 +90,23 @@ _keys_made = _cache.cache("compiled loop keys", 512)
 _last = _cache.cache("eager loop probes", 512)
 #: ``fori_loop``'s Python int bounds (lower, upper) as one device array
 _pairs = _cache.cache("eager loop bounds", 256)
+#: the codes of bodies whose trace needs the concrete value of a Python number they read:
+#: their numbers are atoms of the key (constants of the program), not arguments
+_constant_numbers = _cache.cache("loops with constant numbers", 512)
+#: what a trace raises where a body needs a concrete value of a traced number
+_CONCRETE = (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError,
+             jax.errors.TracerArrayConversionError, TypeError, AttributeError)
+
+
+def _numbers(fns: tuple) -> bool:
+    """Whether the Python floats and complex numbers the bodies read are arguments."""
+    return tuple(map(_code_key, fns)) not in _constant_numbers
 
 
 def _read(fns: tuple) -> tuple[_Key, list, tuple]:
     """(the key, the arguments of the bodies followed by the Tensors reached deeper, where
     each body's arguments go) of a call's bodies."""
-    r = _reads.Reader()
+    r = _reads.Reader(numbers=_numbers(fns))
     args: list = []
     wheres = []
     for f in fns:
@@ -119,6 +130,7 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
     flat values) skips the walk."""
     eager = type(_trace_state.value) is _EvalTrace
     jitted = None
+    given = bounds
     if eager:
         f = fns[-1]
         last = _last.get(f.__code__) if type(f) is types.FunctionType else None
@@ -152,9 +164,38 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
     tok = _BODIES.set((fns, wheres))
     try:
         out = jitted(*ins)
+    except _CONCRETE:
+        if not _constants_instead(fns):
+            raise
+        out = _NO  # (the failed call changed no Tensor: made again below, with constants)
     finally:
         _BODIES.reset(tok)
+    if out is _NO:
+        try:
+            return _compiled(kind, fns, given, init)
+        except BaseException:  # (not for want of the numbers' values)
+            _constant_numbers.pop(tuple(map(_code_key, fns)), None)
+            raise
     return None if init is _NO else out
+
+
+def _constants_instead(fns: tuple) -> bool:
+    """After a call failed: whether its bodies read Python numbers as arguments, which they
+    will read as constants from now on (a body that needs a number's concrete value, for a
+    Python ``if``, ``int()``, a shape, ``math``, traces only with the constant)."""
+    if not _numbers(fns):
+        return False
+    r = _reads.Reader(numbers=True)
+    for f in fns:
+        if type(f) is types.FunctionType:
+            r.function(f, "the body", [])
+    if "number" not in r.atoms:
+        return False
+    _constant_numbers[tuple(map(_code_key, fns))] = True
+    f = fns[-1]
+    if type(f) is types.FunctionType:
+        _last.pop(f.__code__, None)
+    return True
 
 
 def _lookup(kind: str, fns: tuple, bounds: tuple, init: Any, eager: bool
@@ -176,7 +217,7 @@ def _lookup(kind: str, fns: tuple, bounds: tuple, init: Any, eager: bool
         jitted = _jitted[cache_key] = _make(kind, fns, fixed, same, init is _NO)
         _count_key(kind, fns, key)
     if eager:
-        probes = _probes.record(fns)
+        probes = _probes.record(fns, _numbers(fns))
         if probes is not None:
             _last[fns[-1].__code__] = ((kind, init is _NO), probes, jitted, wheres, same)
     return jitted, args, wheres, fixed

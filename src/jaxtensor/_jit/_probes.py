@@ -39,10 +39,13 @@ _MISSING = object()
 _MAX_FUNCTIONS = 16
 
 
-def _probe(v: Any, deep: bool, fns: set[int]) -> tuple | None:
+def _probe(v: Any, deep: bool, fns: set[int], numbers: bool = False) -> tuple | None:
     """How to prove that a later value is ``v`` as :class:`~._reads.Reader` reads it from a
-    body (``deep``: from a function the bodies reach); ``None`` if the probes cannot."""
+    body (``deep``: from a function the bodies reach; ``numbers``: a body's own floats and
+    complex numbers are arguments); ``None`` if the probes cannot."""
     t = type(v)
+    if numbers and not deep and t in _reads.NUMBERS:
+        return (_ARG, t)
     if t in _reads._EXACT:
         return (_EQ, t, v)
     if t is float:
@@ -75,7 +78,7 @@ def _probe(v: Any, deep: bool, fns: set[int]) -> tuple | None:
     return None
 
 
-def _function(fn: Any, deep: bool, fns: set[int]) -> tuple | None:
+def _function(fn: Any, deep: bool, fns: set[int], numbers: bool = False) -> tuple | None:
     """The probes of a body (``deep``: of a function a body reaches), in the order
     :meth:`~._reads.Reader.function` reads."""
     if type(fn) is not types.FunctionType or fn.__kwdefaults__ is not None:
@@ -83,7 +86,7 @@ def _function(fn: Any, deep: bool, fns: set[int]) -> tuple | None:
     cells = []
     for c in fn.__closure__ or ():
         try:
-            p = _probe(c.cell_contents, deep, fns)
+            p = _probe(c.cell_contents, deep, fns, numbers)
         except ValueError:  # (an empty cell)
             return None
         if p is None:
@@ -93,27 +96,27 @@ def _function(fn: Any, deep: bool, fns: set[int]) -> tuple | None:
     if fn.__defaults__ is not None:
         if not (deep or fn.__defaults__):
             return None
-        defaults = tuple(_probe(v, deep, fns) for v in fn.__defaults__)
+        defaults = tuple(_probe(v, deep, fns, numbers) for v in fn.__defaults__)
         if None in defaults:
             return None
     names = []
     g = fn.__globals__
     for name in _reads.code_names(fn.__code__)[0]:
         v = g.get(name, _MISSING)
-        p = (_ABSENT,) if v is _MISSING else _probe(v, deep, fns)
+        p = (_ABSENT,) if v is _MISSING else _probe(v, deep, fns, numbers)
         if p is None:
             return None
         names.append((name, p))
     return (fn.__code__, g, tuple(cells), defaults, tuple(names))
 
 
-def record(fns: tuple) -> tuple | None:
-    """The probes of a call's bodies, or ``None`` if they reach what the probes cannot
-    prove unchanged."""
+def record(fns: tuple, numbers: bool) -> tuple | None:
+    """The probes of a call's bodies (``numbers``: their own floats and complex numbers are
+    arguments), or ``None`` if they reach what the probes cannot prove unchanged."""
     out = []
     met: set[int] = set()
     for fn in fns:
-        p = _function(fn, False, met)
+        p = _function(fn, False, met, numbers)
         if p is None:
             return None
         out.append(p)

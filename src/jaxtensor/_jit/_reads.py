@@ -23,13 +23,15 @@ import numpy as np
 
 from .._core import Tensor, _cache, _config
 
-__all__ = ["Reader", "describe", "dynamic", "rebuild"]
+__all__ = ["NUMBERS", "Reader", "describe", "dynamic", "rebuild"]
 
 Tracer = jax.core.Tracer
 _ArrayImpl = type(jax.numpy.zeros(0))
 
 # values whose value is the atom (type and ==, for types whose == compares values exactly)
 _EXACT = frozenset({int, bool, str, bytes, type(None), type(Ellipsis), range})
+#: Python numbers a body itself reads that can be data of its compiled loop
+NUMBERS = (float, complex)
 # (and every package installed in site-packages)
 _LIBRARIES = frozenset({"jax", "numpy", "jaxtensor", "scipy", "torch", "ml_dtypes",
                         "opt_einsum", "_pytest", "pytest", "hypothesis", "IPython"})
@@ -102,9 +104,12 @@ class Reader:
     """Walks what bodies reach; ``atoms`` is the key, ``tensors`` the Tensors met (in the
     order met), ``labels`` (when asked for) where each atom was read, for messages."""
 
-    __slots__ = ("atoms", "tensors", "seen", "labels", "depth")
+    __slots__ = ("atoms", "tensors", "seen", "labels", "depth", "numbers")
 
-    def __init__(self, labels: bool = False) -> None:
+    def __init__(self, labels: bool = False, numbers: bool = False) -> None:
+        #: whether the Python floats and complex numbers a body itself closes over, takes
+        #: as defaults or names as globals are arguments (data) rather than atoms
+        self.numbers = numbers
         self.depth = 0
         self.atoms: list = []
         self.tensors: list = []
@@ -223,6 +228,17 @@ class Reader:
                     if isinstance(name, str) and hasattr(v, name):
                         self.value(getattr(v, name), f"{where}.{name}")
 
+    def _argument(self, v: Any, where: str) -> bool:
+        """Whether ``v``, read by a body itself, is an argument of the compiled loop (its
+        atom is then its kind alone)."""
+        if dynamic(v):
+            self._add(where, "argument")
+            return True
+        if self.numbers and type(v) in NUMBERS:
+            self._add(where, "number", type(v))
+            return True
+        return False
+
     def function(self, fn: types.FunctionType, where: str, args: list | None = None
                  ) -> tuple:
         """A function reached from a body: its code, closure, defaults and globals. With
@@ -243,19 +259,17 @@ class Reader:
                 self._add(where, "empty cell")
                 cells.append(False)
                 continue
-            cells.append(sub and dynamic(v))
+            cells.append(sub and self._argument(v, where))
             if cells[-1]:
                 args.append(v)  # type: ignore[union-attr]
-                self._add(where, "argument")
             else:
                 self.value(v, f"{name!r} (closed over by {fn.__qualname__})", attrs)
         defaults: list[bool] = []
         if sub and fn.__defaults__:
             for j, v in enumerate(fn.__defaults__):
-                defaults.append(dynamic(v))
+                defaults.append(self._argument(v, where))
                 if defaults[-1]:
                     args.append(v)  # type: ignore[union-attr]
-                    self._add(where, "argument")
                 else:
                     self.value(v, f"default {j} of {fn.__qualname__}", attrs)
         else:
@@ -267,10 +281,9 @@ class Reader:
             v = g.get(name, _Missing)
             if v is _Missing:
                 self._add(name, "no global")
-            elif sub and dynamic(v):
+            elif sub and self._argument(v, name):
                 names.append(name)
                 args.append(v)  # type: ignore[union-attr]
-                self._add(name, "argument")
             else:
                 self.value(v, f"the global {name!r}", attrs)
         return tuple(cells), tuple(defaults), tuple(names)
