@@ -25,6 +25,8 @@ _NO = object()
 #: the construct whose body is being traced, for the constructs nested in it (they share
 #: its record of what to carry from the start, :attr:`_Carry.memo`)
 _RUNNING: ContextVar[Any] = ContextVar("jaxtensor_loop_running", default=None)
+#: whether the construct being traced is traced apart, into a jaxpr thrown away
+_APART: ContextVar[bool] = ContextVar("jaxtensor_loop_apart", default=False)
 
 
 # -- carrying storages through a body -------------------------------------------------------
@@ -54,6 +56,7 @@ class _Carry:
         self.base = t.gate() if self.checked else None  # the gate around the construct
         self.made_checks = False
         self.n_checks = (len(t.items), len(t.msgs))
+        self.again = False  # (a construct in the body handed its storages up to it)
 
     def codes(self) -> tuple:
         return (jnp.zeros((), jtr._IDX), jnp.zeros((), jtr._IDX)) if self.checked else ()
@@ -109,43 +112,36 @@ class _Carry:
         return new
 
     def hand_up(self, new: list) -> bool:
-        """Whether the body this construct is in will be traced again anyway, carrying what
-        ``new`` (the storages this trace met and did not carry) needs from its next trace on:
-        some were made outside that body and are not carried by it (reported met to it, at
-        their value there), and the others, made in that body, are Tensors the bodies close
-        over (recorded in :attr:`memo`: the construct's next trace, in the body's next
-        trace, carries them from the start). Then this trace is kept, not made again: the
-        enclosing trace it belongs to is thrown away (two traces of each body, whatever the
-        nesting, not one more per level)."""
+        """Hand the storages ``new`` (met by this trace and not carried: none where a
+        construct nested in the body handed its own up, :attr:`again`) up to the body this
+        construct is in, which is then traced again carrying them from the start at every
+        level, instead of this construct being traced again now (two traces of each body,
+        whatever the nesting, not one more per level). Those made outside that body are
+        reported met to it (at their value there); those made in it are Tensors the bodies
+        close over (recorded in :attr:`memo`: the construct's next trace carries them from
+        the start). False where there is no such body or ``new`` cannot be handed up."""
         t, here = self.t, current_trace()
-        if t.body is not here:
+        around = _RUNNING.get()
+        if t.body is not here or around is None or around.t is not t or (
+                jtr.effective_mode(t) == jtr.CHECKIFY and not _APART.get()):
+            # (under checkify a trace of the construct that is kept in the program runs,
+            # its checks being effects: only one traced apart may be thrown away)
             return False
-        up = [st for st in new if st not in self.outer and st.trace is not here]
+        if any(st in self.outer for st in new):
+            return False
         made = [st for st in new if st.trace is here]
-        if not up or len(up) + len(made) != len(new):
-            return False
         if made:
-            names = _closed_over(self.fns)
-            found = {st: name for name, st in names.items()}
+            found = {st: name for name, st in _closed_over(self.fns).items()}
             if any(st not in found for st in made):
                 return False
             self.memo[self.key] = self.memo.get(self.key, frozenset()) | {
                 found[st] for st in made}
-        for st in up:
-            v = t.initial.get(st, _NO) if t._from_outside(st) else _NO
-            self.outer[st] = t.read(st) if v is _NO else v
+        for st in new:
+            if st.trace is not here:
+                v = t.initial.get(st, _NO) if t._from_outside(st) else _NO
+                self.outer[st] = t.read(st) if v is _NO else v
+        around.again = True
         return True
-
-    def remember(self, new: list) -> None:
-        """Record the Tensors of ``new`` made in the body around this construct that its
-        bodies close over (:attr:`memo`), for its trace in the next trace of that body."""
-        here = current_trace()
-        if self.t.body is not here:
-            return
-        made = {st for st in new if st.trace is here}
-        names = {name for name, st in _closed_over(self.fns).items() if st in made}
-        if names:
-            self.memo[self.key] = self.memo.get(self.key, frozenset()) | names
 
     def finish(self, outs: list, codes: tuple) -> None:
         """The loop's results become the trace's values (or the storages' own, for those the
@@ -197,13 +193,15 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     # that find the storages are made apart, in a jaxpr thrown away.
     probe = jtr.effective_mode(t) == jtr.CHECKIFY
     while True:
-        if probe and carry.grow(_met_apart(build, carry)):
-            continue
+        if probe and not _APART.get():  # (one traced apart already: nothing of it runs)
+            found = carry.grow(_met_apart(build, carry))
+            carry.again = False
+            if found:
+                continue
         (outs, res, codes), met = build(carry)
         new = carry.grow(met)
-        grew = bool(new) and not carry.hand_up(new)
-        if grew:
-            carry.remember(new)
+        grew = (bool(new) or carry.again) and not carry.hand_up(new)
+        carry.again = False
         if loop and carry.made_checks and not carry.gate:
             carry.gate = grew = True
         if not grew or _discarded(t):
@@ -225,7 +223,11 @@ def _discarded(t: jtr.Trace) -> bool:
 def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
     """The storages a trace of the construct meets, traced into a jaxpr thrown away."""
     found: list = []
-    jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
+    tok = _APART.set(True)
+    try:
+        jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
+    finally:
+        _APART.reset(tok)
     return found
 
 
@@ -359,7 +361,12 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
         met: list = []
         for fn in (true_fun, false_fun):
             def call(fn: Callable = fn) -> list:
-                arrays, tree, is_t = _to_arrays(fn(*operands))
+                running = _RUNNING.set(carry)
+                try:
+                    out = fn(*operands)
+                finally:
+                    _RUNNING.reset(running)
+                arrays, tree, is_t = _to_arrays(out)
                 shapes.append((tree, is_t))
                 return [jnp.asarray(a) for a in arrays]
 
