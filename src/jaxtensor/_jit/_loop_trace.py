@@ -25,8 +25,9 @@ _NO = object()
 #: the construct whose body is being traced, for the constructs nested in it (they share
 #: its record of what to carry from the start, :attr:`_Carry.memo`)
 _RUNNING: ContextVar[Any] = ContextVar("jaxtensor_loop_running", default=None)
-#: whether the construct being traced is traced apart, into a jaxpr thrown away
-_APART: ContextVar[bool] = ContextVar("jaxtensor_loop_apart", default=False)
+#: the trace (``jtr.Trace``) whose construct being traced is traced apart, into a jaxpr
+#: thrown away (a nested ``jaxtensor.jit`` call's trace, whose program may be kept, is not)
+_APART: ContextVar[Any] = ContextVar("jaxtensor_loop_apart", default=None)
 
 
 # -- carrying storages through a body -------------------------------------------------------
@@ -123,7 +124,7 @@ class _Carry:
         t, here = self.t, current_trace()
         around = _RUNNING.get()
         if t.body is not here or around is None or around.t is not t or (
-                jtr.effective_mode(t) == jtr.CHECKIFY and not _APART.get()):
+                jtr.effective_mode(t) == jtr.CHECKIFY and _APART.get() is not t):
             # (under checkify a trace of the construct that is kept in the program runs,
             # its checks being effects: only one traced apart may be thrown away)
             return False
@@ -193,7 +194,7 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     # that find the storages are made apart, in a jaxpr thrown away.
     probe = jtr.effective_mode(t) == jtr.CHECKIFY
     while True:
-        if probe and not _APART.get():  # (one traced apart already: nothing of it runs)
+        if probe and _APART.get() is not t:  # (one traced apart already: nothing of it runs)
             found = carry.grow(_met_apart(build, carry))
             carry.again = False
             if found:
@@ -223,7 +224,7 @@ def _discarded(t: jtr.Trace) -> bool:
 def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
     """The storages a trace of the construct meets, traced into a jaxpr thrown away."""
     found: list = []
-    tok = _APART.set(True)
+    tok = _APART.set(carry.t)
     try:
         jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
     finally:
