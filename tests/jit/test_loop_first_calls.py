@@ -116,9 +116,9 @@ PROGRAMS: dict[str, tuple[Callable, Callable]] = {
     "while in fori": (while_in_fori, while_in_fori_numpy),
     "cond in fori in while": (cond_fori_while, cond_fori_while_numpy),
 }
-CASES = [(p, "jit", made) for p in PROGRAMS
-         for made in ("passed in", "closed over", "made by the function")] + [
-    (p, "eager", "closed over") for p in PROGRAMS] + [
+CASES = [(p, "jit", made) for p in PROGRAMS for made in ("closed over", "made by the function")
+         ] + [(p, "eager", "closed over") for p in PROGRAMS] + [
+    ("fori in fori in fori", "jit", "passed in")] + [
     ("fori in fori in fori", how, "outer body") for how in ("eager", "jit")]
 
 
