@@ -235,14 +235,15 @@ def _fmt_grad(r: dict, limit: float) -> str:
     return ", ".join(r["grad_calls"]) + f" ({r['grad_recompiles']} recompiles)"
 
 
-def run(names: list[str], quick: bool, limit: float, calls: int, rounds: int) -> list[dict]:
+def run(names: list[str], quick: bool, limit: float, calls: int, rounds: int,
+        measures: tuple = MEASURES) -> list[dict]:
     from loop_ports import PROGRAMS
     rows = []
     for name in names:
         p = PROGRAMS[name]
         size = p.sizes["quick" if quick else "full"]
         r: dict[str, Any] = {"name": name, "size": size, "flat": p.flat}
-        for what in MEASURES:
+        for what in measures:
             if what == "grad" and name != "rk4":
                 continue
             r.update(measure(name, what, size, calls, rounds, limit))
@@ -311,6 +312,8 @@ def main() -> None:
                     help="seconds per measurement (default 60 quick, 300 full)")
     ap.add_argument("--calls", type=int, default=4, help="calls with fresh inputs")
     ap.add_argument("--rounds", type=int, default=None, help="steady rounds (5 quick, 11)")
+    ap.add_argument("--measures", default=",".join(MEASURES),
+                    help="comma-separated, of " + ", ".join(MEASURES) + " (default: all)")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     ap.add_argument("--size", type=int, help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -321,7 +324,8 @@ def main() -> None:
         return
     from loop_ports import PROGRAMS
     names = [n for n in a.programs.split(",") if n] or list(PROGRAMS)
-    rows = run(names, a.quick, limit, a.calls, rounds)
+    rows = run(names, a.quick, limit, a.calls, rounds,
+               tuple(m for m in a.measures.split(",") if m in MEASURES))
     if a.write:
         write_doc(rows, "python " + " ".join(sys.argv), limit, a.calls, a.write)
 

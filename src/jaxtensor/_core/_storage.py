@@ -216,7 +216,11 @@ class Storage:
         return _getrefcount(arr) <= 2 + held + (self._array is arr)
 
     def can_donate(self) -> bool:
-        """``donatable`` of the current value, for callers holding no reference to it."""
+        """``donatable`` of the current value, for callers holding no reference to it (with
+        writes queued or an element not computed yet: of the new array their flush makes,
+        as :meth:`lend` finds it)."""
+        if self._pending:
+            return not self.exported
         return self.donatable(self._array, held=0)
 
     def update(self, pick: Callable[[bool | None], Callable], *args: Any) -> None:

@@ -101,6 +101,9 @@ def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tup
     jitted._warn_unrolled(trace)
     if not trace.items:
         return fn(*inputs, zero)
+    if trace.code is None and not gated:  # (a loop's check made it the plain trace)
+        jitted._plain = True
+        return fn(*inputs, zero)
     if jitted._plain or traced.jaxpr.effects or not jtr.hoistable(traced.jaxpr.jaxpr):
         # (an effect, a jax.debug.print say, would run in both applications)
         jitted._plain = True  # (its next traces skip the hoisted one: a loop's check say)

@@ -221,6 +221,7 @@ class Jitted:
                 arrays = [a for a, _ in lent]
                 if tuple([dn for _, dn in lent]) != donated:  # (another thread took a value)
                     _restore([(st, a) for st, (a, dn) in zip(storages, lent) if dn])
+                    del lent, arrays  # (held, they would keep the next try from donating)
                     continue
                 del lent
                 if not kwargs and not d.static:

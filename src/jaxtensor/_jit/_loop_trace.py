@@ -5,7 +5,9 @@ one more value, and the loop index as the Python loop's ``int``."""
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 import jax
@@ -20,6 +22,12 @@ from . import _branches, _unfused
 from . import _trace as jtr
 
 _NO = object()
+#: the construct whose body is being traced, for the constructs nested in it (they share
+#: its record of what to carry from the start, :attr:`_Carry.memo`)
+_RUNNING: ContextVar[Any] = ContextVar("jaxtensor_loop_running", default=None)
+#: the trace (``jtr.Trace``) whose construct being traced is traced apart, into a jaxpr
+#: thrown away (a nested ``jaxtensor.jit`` call's trace, whose program may be kept, is not)
+_APART: ContextVar[Any] = ContextVar("jaxtensor_loop_apart", default=None)
 
 
 # -- carrying storages through a body -------------------------------------------------------
@@ -27,9 +35,20 @@ class _Carry:
     """The storages a control-flow body carries, the trace's values around it, and (in
     OWN check mode) the first failed check, carried as ``(code, value)``."""
 
-    def __init__(self, t: jtr.Trace, gate: bool) -> None:
+    def __init__(self, t: jtr.Trace, gate: bool, fns: tuple) -> None:
         self.t = t
         self.storages: list = list(t.values)
+        self.fns = fns
+        # per bodies' code, the names of their closed-over Tensors made in the body around
+        # them that an earlier trace of these bodies met: carried from the start
+        around = _RUNNING.get()
+        self.memo: dict = around.memo if around is not None and around.t is t else {}
+        self.key = tuple([getattr(f, "__code__", None) for f in fns])
+        names = self.memo.get(self.key)
+        if names:
+            known, here = set(self.storages), current_trace()
+            self.storages += [st for st in _closed_over(fns, names).values()
+                              if st not in known and st.trace is here]
         self.outer = t.values  # the trace's values at the level of the loop
         self.checked = t.mode == jtr.OWN
         # whether writes in the body are gated by the checks of earlier iterations (set
@@ -38,6 +57,7 @@ class _Carry:
         self.base = t.gate() if self.checked else None  # the gate around the construct
         self.made_checks = False
         self.n_checks = (len(t.items), len(t.msgs))
+        self.again = False  # (a construct in the body handed its storages up to it)
 
     def codes(self) -> tuple:
         return (jnp.zeros((), jtr._IDX), jnp.zeros((), jtr._IDX)) if self.checked else ()
@@ -72,6 +92,7 @@ class _Carry:
                 clean = codes[0] == 0
                 ok = clean if ok is None else ok & clean
             t.loop = jtr.BodyChecks(ok)
+        running = _RUNNING.set(self)
         try:
             res = fn()
             new = [t.values[st] for st in self.storages]
@@ -80,15 +101,48 @@ class _Carry:
                 self.made_checks |= bool(t.loop.items)
                 codes = t.loop.first(*codes)
         finally:
+            _RUNNING.reset(running)
             t.values, t.body, t.loop = saved
         return new, res, met, codes
 
-    def grow(self, met: list) -> bool:
-        """Carry ``met`` from the next trace of the body; False if nothing was new."""
+    def grow(self, met: list) -> list:
+        """Carry ``met`` from the next trace of the body: those that were new."""
         known = set(self.storages)
         new = [st for st in dict.fromkeys(met) if st not in known]
         self.storages += new
-        return bool(new)
+        return new
+
+    def hand_up(self, new: list) -> bool:
+        """Hand the storages ``new`` (met by this trace and not carried: none where a
+        construct nested in the body handed its own up, :attr:`again`) up to the body this
+        construct is in, which is then traced again carrying them from the start at every
+        level, instead of this construct being traced again now (two traces of each body,
+        whatever the nesting, not one more per level). Those made outside that body are
+        reported met to it (at their value there); those made in it are Tensors the bodies
+        close over (recorded in :attr:`memo`: the construct's next trace carries them from
+        the start). False where there is no such body or ``new`` cannot be handed up."""
+        t, here = self.t, current_trace()
+        around = _RUNNING.get()
+        if t.body is not here or around is None or around.t is not t or (
+                jtr.effective_mode(t) == jtr.CHECKIFY and _APART.get() is not t):
+            # (under checkify a trace of the construct that is kept in the program runs,
+            # its checks being effects: only one traced apart may be thrown away)
+            return False
+        if any(st in self.outer for st in new):
+            return False
+        made = [st for st in new if st.trace is here]
+        if made:
+            found = {st: name for name, st in _closed_over(self.fns).items()}
+            if any(st not in found for st in made):
+                return False
+            self.memo[self.key] = self.memo.get(self.key, frozenset()) | {
+                found[st] for st in made}
+        for st in new:
+            if st.trace is not here:
+                v = t.initial.get(st, _NO) if t._from_outside(st) else _NO
+                self.outer[st] = t.read(st) if v is _NO else v
+        around.again = True
+        return True
 
     def finish(self, outs: list, codes: tuple) -> None:
         """The loop's results become the trace's values (or the storages' own, for those the
@@ -106,25 +160,49 @@ class _Carry:
             self.t.item(code != 0, bad, ("loop",), code)
 
 
+def _closed_over(fns: tuple, names: frozenset | None = None) -> dict:
+    """The storages of the Tensors that the functions ``fns`` close over, by the name of
+    the variable (those of ``names`` only, if given)."""
+    out: dict = {}
+    for f in fns:
+        if type(f) is not types.FunctionType or not f.__closure__:
+            continue
+        for name, cell in zip(f.__code__.co_freevars, f.__closure__):
+            if names is not None and name not in names:
+                continue
+            try:
+                v = cell.cell_contents
+            except ValueError:  # (a variable not assigned yet)
+                continue
+            if isinstance(v, Tensor):
+                out.setdefault(name, v._storage)
+    return out
+
+
 def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
-             loop: bool = True) -> Any:
+             fns: tuple, loop: bool = True) -> Any:
     """Trace a control-flow construct until its carry holds every storage its bodies meet
     (and, for a loop whose body checks, until its writes are gated by earlier iterations'
     checks). ``build(carry)`` traces it once and returns (the carried values, the user's
     results, the first failed check; the list of storages met)."""
     # (a loop's writes are gated by its earlier iterations' checks from its first trace: a
     # body without checks carries its code unchanged, which XLA folds away)
-    carry = _Carry(t, loop and t.mode == jtr.OWN)
+    carry = _Carry(t, loop and t.mode == jtr.OWN, fns)
     # Under checkify a check is an effect, which JAX keeps in the program even when the
     # construct's results are dropped: a trace of it that did not carry every storage would
     # run as well (a while_loop whose counter is not carried never ends). There the traces
     # that find the storages are made apart, in a jaxpr thrown away.
     probe = jtr.effective_mode(t) == jtr.CHECKIFY
     while True:
-        if probe and carry.grow(_met_apart(build, carry)):
-            continue
+        if probe and _APART.get() is not t:  # (one traced apart already: nothing of it runs)
+            found = carry.grow(_met_apart(build, carry))
+            carry.again = False
+            if found:
+                continue
         (outs, res, codes), met = build(carry)
-        grew = carry.grow(met)
+        new = carry.grow(met)
+        grew = (bool(new) or carry.again) and not carry.hand_up(new)
+        carry.again = False
         if loop and carry.made_checks and not carry.gate:
             carry.gate = grew = True
         if not grew or _discarded(t):
@@ -146,7 +224,11 @@ def _discarded(t: jtr.Trace) -> bool:
 def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> list:
     """The storages a trace of the construct meets, traced into a jaxpr thrown away."""
     found: list = []
-    jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
+    tok = _APART.set(carry.t)
+    try:
+        jax.make_jaxpr(lambda: found.extend(build(carry)[1]))()
+    finally:
+        _APART.reset(tok)
     return found
 
 
@@ -202,7 +284,7 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met
 
-    return _carried(t, build)
+    return _carried(t, build, (body,))
 
 
 def _carry_arrays(fname: str, out: Any, c_tree: Any) -> list:
@@ -263,7 +345,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met
 
-    return _carried(t, build)
+    return _carried(t, build, (cond_fun, body_fun))
 
 
 def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
@@ -280,7 +362,12 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
         met: list = []
         for fn in (true_fun, false_fun):
             def call(fn: Callable = fn) -> list:
-                arrays, tree, is_t = _to_arrays(fn(*operands))
+                running = _RUNNING.set(carry)
+                try:
+                    out = fn(*operands)
+                finally:
+                    _RUNNING.reset(running)
+                arrays, tree, is_t = _to_arrays(out)
                 shapes.append((tree, is_t))
                 return [jnp.asarray(a) for a in arrays]
 
@@ -308,7 +395,7 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
                                         (vals, codes))
         return (outs, _from_arrays(list(res), tree, is_t), codes), met
 
-    return _carried(t, build, loop=False)
+    return _carried(t, build, (true_fun, false_fun), loop=False)
 
 
 def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
@@ -339,7 +426,7 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
                             f"(got {shapes[-2][0]} and {tree})")
         return (outs, _from_arrays(list(res), tree, is_t), codes), met
 
-    return _carried(t, build, loop=False)
+    return _carried(t, build, (true_fun, false_fun), loop=False)
 
 
 def _predicate(p: Any, who: str) -> Any:

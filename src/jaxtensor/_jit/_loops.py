@@ -17,7 +17,8 @@ How (``docs/loops.md``, ``docs/decisions.md``): inside a ``jaxtensor.jit`` trace
 plus the storages the body meets: the body is traced with the carried values installed as
 the trace's values (``Trace.body`` marks the body's JAX trace, where carried storages may
 be written); a storage the body meets that is not carried yet (a closed-over Tensor, one
-made by the trace before the loop) makes the loop be traced again with it carried. After
+made by the trace before the loop) makes the loop be traced again with it carried (a loop
+nested in another body hands it up to that body instead: ``_loop_trace._Carry.hand_up``). After
 the loop the trace's values are the loop's results. Called outside ``jaxtensor.jit``, the
 loop runs inside a ``jaxtensor.jit`` function cached by the body's code, whose programs are
 keyed by what the body reads from Python (``_reads.py``; Tensors it reaches are

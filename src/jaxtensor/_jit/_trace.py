@@ -307,6 +307,12 @@ class Trace(JitTrace):
         check's own number). In a body the check goes to the body's list (the loop carries
         the first failure) and a placeholder keeps the numbering."""
         if current_trace() is self.jax_trace:
+            if code is not None and self.ok is None:
+                # (a loop's check, the first at this level: its checks read the loop's
+                # writes, so they are not hoistable; no write was gated yet, so this trace
+                # goes on as the plain one, whose writes the chain of checks gates, rather
+                # than being made again: ``_checks._body_hoisted``)
+                self.code = None
             self.items.append((fail, v, code))
             self.msgs.append(msg)
             self._passed(~fail)
