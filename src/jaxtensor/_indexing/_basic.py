@@ -12,7 +12,7 @@ and one kernel dispatch per write.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -55,6 +55,14 @@ class _Lin:
     __rmul__ = __mul__
 
 
+class IntCheck(NamedTuple):
+    """The bounds check of one int (or ``ds()`` start) of a key."""
+
+    axis: int  # the axis it indexes
+    size: int  # that axis' size
+    window: int | None  # a ds() window's size, or None: an int
+
+
 class Template:
     """Everything about ``x[key]`` that does not depend on the ints' values."""
 
@@ -63,7 +71,7 @@ class Template:
         "size", "pick", "view_fast", "flat", "element",
     )
 
-    def __init__(self, view: View, n_old: int, int_checks: list[tuple]) -> None:
+    def __init__(self, view: View, n_old: int, int_checks: list[IntCheck]) -> None:
         self.steps = view.steps
         self.comp = view.comp
         self.shape = view.shape
@@ -81,7 +89,6 @@ class Template:
                 const.append(s)
         self.const = tuple(const)
         self.int_terms = tuple(terms)
-        # (axis, size, window size or None) per int or ds() start in the key
         self.int_checks = tuple(int_checks)
         # the write kernels, the ``pick`` argument of Storage.update: shared by every
         # template of this view structure (x[2:7] and x[3:8], or X.T[3, 0] made from a new
@@ -181,20 +188,20 @@ def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
 
 
 def _build(view: View | None, shape: tuple[int, ...], plan: Plan) -> Template:
-    ops: list[tuple] = []
-    checks: list[tuple] = []
+    ops: list[_view.TakeOp | _view.SliceOp | None] = []
+    checks: list[IntCheck] = []
     for it in plan.items:
         t = type(it)
         if t is Int:
-            ops.append(("i", _Lin(0, {len(checks): 1})))
-            checks.append((it.axis, it.size, None))
+            ops.append(_view.TakeOp(_Lin(0, {len(checks): 1})))
+            checks.append(IntCheck(it.axis, it.size, None))
         elif t is Window:
-            ops.append(("s", _Lin(0, {len(checks): 1}), it.size, 1))
-            checks.append((it.axis, it.n, it.size))
+            ops.append(_view.SliceOp(_Lin(0, {len(checks): 1}), it.size, 1))
+            checks.append(IntCheck(it.axis, it.n, it.size))
         elif t is Slice:
-            ops.append(("s", it.start, it.size, it.step))
+            ops.append(_view.SliceOp(it.start, it.size, it.step))
         elif t is NewAxis:
-            ops.append(("n",))
+            ops.append(None)
     zero = None if view is None else View(view.steps, (0,) * len(view.starts), view.comp)
     new = _view.compose_basic(zero, shape, ops)
     return Template(new, 0 if view is None else len(view.starts), checks)

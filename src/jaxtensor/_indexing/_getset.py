@@ -13,7 +13,7 @@ Both functions are bound as ``Tensor.__getitem__``/``__setitem__`` by ``_methods
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -22,7 +22,7 @@ import numpy as np
 from .._core import Deferred, Tensor, _kernels, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
-from ._plan import NonConcreteBooleanIndexError
+from ._plan import INT, MaskCode, NonConcreteBooleanIndexError, new_slice_code
 
 __all__ = ["NonConcreteBooleanIndexError"]
 
@@ -45,20 +45,20 @@ def _basic_sig(key: Any) -> tuple | None:
         a, b, c = key.start, key.stop, key.step
         if (a is None or type(a) is int) and (b is None or type(b) is int) and (
                 c is None or type(c) is int):
-            return (("s", a, b, c),)
+            return (new_slice_code((a, b, c)),)
         return None
     if t is tuple:
         sig = []
         for k in key:
             tk = type(k)
             if tk is int:
-                sig.append("i")
+                sig.append(INT)
             elif tk is slice:
                 a, b, c = k.start, k.stop, k.step
                 if not ((a is None or type(a) is int) and (b is None or type(b) is int) and (
                         c is None or type(c) is int)):
                     return None
-                sig.append(("s", a, b, c))
+                sig.append(new_slice_code((a, b, c)))
             elif k is None or k is Ellipsis:
                 sig.append(k)
             else:
@@ -67,7 +67,7 @@ def _basic_sig(key: Any) -> tuple | None:
     return None
 
 
-_INT_SIG = ("i",)
+_INT_SIG = (INT,)
 
 
 def _ints(key: Any) -> list[int]:
@@ -147,7 +147,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit: see _masks.py)
         _assign_selection(x, plan, sig, values, value, key)
         return
-    if any(type(s) is tuple and s[0] == "m" for s in sig) and _masks.write(
+    if any(type(s) is MaskCode for s in sig) and _masks.write(
             x, plan, sig, values, value):
         return
     adv = _advanced.resolve_plan(plan, values, shape)
@@ -276,7 +276,7 @@ def _queue_scalar(x: Tensor, key: Any, value: Any) -> bool:
             return False
         lim = st.meta = _limits(arr)
         del arr
-    shape = lim[3]
+    shape = lim.shape
     if type(key) is int:
         if len(shape) != 1:
             return False
@@ -309,18 +309,16 @@ def _queue_flat(st: Any, flat: int, value: Any) -> bool:
     lim = st.meta
     if lim is None:
         lim = st.meta = _limits(st._array)
-    kind, lo, hi, _ = lim
-    if kind is None:
-        return False
+    _, floating, lo, hi = lim
     tv = type(value)
     if tv is float:
-        if kind != "f":
+        if not floating:
             return False
     elif tv is int:
-        if kind == "f":
+        if floating:
             if not -1e308 < value < 1e308:
                 return False
-        elif not lo <= value <= hi:
+        elif lo is None or not lo <= value <= hi:
             return False
     else:
         return False
@@ -328,13 +326,22 @@ def _queue_flat(st: Any, flat: int, value: Any) -> bool:
     return True
 
 
-def _limits(arr: Any) -> tuple:
-    """(kind, min, max, shape) of a storage's value, for queued writes."""
+class Limits(NamedTuple):
+    """What a queued scalar write needs of a storage's value (kept as ``Storage.meta``)."""
+
+    shape: tuple[int, ...]  # the value's shape
+    floating: bool  # a float dtype: floats and ints (up to 1e308) are queued
+    lo: int | None  # an integer dtype's range (None: neither float nor integer, never queued)
+    hi: int | None
+
+
+def _limits(arr: Any) -> Limits:
+    """The :class:`Limits` of a storage's value."""
     dt = np.dtype(arr.dtype)
     shape = tuple(arr.shape)
     if dt.kind == "f":
-        return ("f", None, None, shape)
+        return Limits(shape, True, None, None)
     if dt.kind in "iu":
         info = np.iinfo(dt)
-        return ("i", int(info.min), int(info.max), shape)
-    return (None, None, None, shape)
+        return Limits(shape, False, int(info.min), int(info.max))
+    return Limits(shape, False, None, None)
