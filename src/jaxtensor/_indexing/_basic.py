@@ -12,7 +12,7 @@ and one kernel dispatch per write.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -55,12 +55,19 @@ class _Lin:
     __rmul__ = __mul__
 
 
-class IntCheck(NamedTuple):
-    """The bounds check of one int (or ``ds()`` start) of a key."""
+class IntCheck:
+    """The bounds check of one int (or ``ds()`` start) of a key.
 
-    axis: int  # the axis it indexes
-    size: int  # that axis' size
-    window: int | None  # a ds() window's size, or None: an int
+    (A class with slots, not a NamedTuple: read on every call with an int, and CPython
+    reads a slot faster than it unpacks a tuple subclass.)
+    """
+
+    __slots__ = ("axis", "size", "window")
+
+    def __init__(self, axis: int, size: int, window: int | None) -> None:
+        self.axis = axis  # the axis it indexes
+        self.size = size  # that axis' size
+        self.window = window  # a ds() window's size, or None: an int
 
 
 class Template:
@@ -109,15 +116,16 @@ class Template:
         """The view's start offsets for these int values (bounds checked, negatives wrapped;
         ``ints`` itself is left as it is)."""
         wrapped = ints
-        for j, (axis, n, w) in enumerate(self.int_checks):
+        for j, chk in enumerate(self.int_checks):
             i = ints[j]
-            if w is not None:  # a ds() window's start: not wrapped
-                _window_check(i, w, n, axis)
+            n = chk.size
+            if chk.window is not None:  # a ds() window's start: not wrapped
+                _window_check(i, chk.window, n, chk.axis)
                 continue
             if type(i) is not int:  # traced (inside jit): checked by the trace, wrapped here
                 jt = _current_jit.get()
                 if jt is not None:
-                    jt.check_index(i, n, axis)
+                    jt.check_index(i, n, chk.axis)
                 if wrapped is ints:
                     wrapped = list(ints)
                 # (in the index dtype: an int8 index of an axis of 200 would wrap)
@@ -125,12 +133,12 @@ class Template:
                 wrapped[j] = jnp.where(i < 0, i + n, i)
             elif i < 0:
                 if i < -n:
-                    raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+                    raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
                 if wrapped is ints:
                     wrapped = list(ints)
                 wrapped[j] = i + n
             elif i >= n:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+                raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
         out = list(self.const)
         for p in range(len(old)):
             out[p] += old[p]

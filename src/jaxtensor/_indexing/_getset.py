@@ -13,7 +13,7 @@ Both functions are bound as ``Tensor.__getitem__``/``__setitem__`` by ``_methods
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -22,7 +22,7 @@ import numpy as np
 from .._core import Deferred, Tensor, _kernels, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
-from ._plan import INT, MaskCode, NonConcreteBooleanIndexError, new_slice_code
+from ._plan import INT, MaskCode, NonConcreteBooleanIndexError, slice_code, slice_codes
 
 __all__ = ["NonConcreteBooleanIndexError"]
 
@@ -45,7 +45,8 @@ def _basic_sig(key: Any) -> tuple | None:
         a, b, c = key.start, key.stop, key.step
         if (a is None or type(a) is int) and (b is None or type(b) is int) and (
                 c is None or type(c) is int):
-            return (new_slice_code((a, b, c)),)
+            code = slice_codes.get((a, b, c))
+            return (code if code is not None else slice_code(a, b, c),)
         return None
     if t is tuple:
         sig = []
@@ -58,7 +59,8 @@ def _basic_sig(key: Any) -> tuple | None:
                 if not ((a is None or type(a) is int) and (b is None or type(b) is int) and (
                         c is None or type(c) is int)):
                     return None
-                sig.append(new_slice_code((a, b, c)))
+                code = slice_codes.get((a, b, c))
+                sig.append(code if code is not None else slice_code(a, b, c))
             elif k is None or k is Ellipsis:
                 sig.append(k)
             else:
@@ -68,6 +70,7 @@ def _basic_sig(key: Any) -> tuple | None:
 
 
 _INT_SIG = (INT,)
+_NO_INTS: list[int] = []  # (the ints of a slice key: never changed, see Template.starts)
 
 
 def _ints(key: Any) -> list[int]:
@@ -85,7 +88,8 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     sig = _basic_sig(key)
     if sig is not None:
         tpl = _basic.lookup(v, x.shape, sig)
-        ints = _ints(key)
+        tk = type(key)  # (the ints of an int or a slice key without a call)
+        ints = [key] if tk is int else _NO_INTS if tk is slice else _ints(key)
         view = tpl.view(tpl.starts(() if v is None else v.starts, ints), (v, tpl, ints))
         return element(x, view) if tpl.element else x._derive(view)
     shape = x.shape
@@ -124,7 +128,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     sig = _basic_sig(key)
     if sig is not None:
         tpl = _basic.lookup(v, x.shape, sig)
-        ints = _ints(key)
+        ints = [key] if tk is int else _NO_INTS if tk is slice else _ints(key)
         if type(value) is Tensor and _is_target(value, x, tpl, ints):
             return
         starts = tpl.starts(() if v is None else v.starts, ints)
@@ -309,16 +313,15 @@ def _queue_flat(st: Any, flat: int, value: Any) -> bool:
     lim = st.meta
     if lim is None:
         lim = st.meta = _limits(st._array)
-    _, floating, lo, hi = lim
     tv = type(value)
     if tv is float:
-        if not floating:
+        if not lim.floating:
             return False
     elif tv is int:
-        if floating:
+        if lim.floating:
             if not -1e308 < value < 1e308:
                 return False
-        elif lo is None or not lo <= value <= hi:
+        elif lim.lo is None or not lim.lo <= value <= lim.hi:
             return False
     else:
         return False
@@ -326,13 +329,21 @@ def _queue_flat(st: Any, flat: int, value: Any) -> bool:
     return True
 
 
-class Limits(NamedTuple):
-    """What a queued scalar write needs of a storage's value (kept as ``Storage.meta``)."""
+class Limits:
+    """What a queued scalar write needs of a storage's value (kept as ``Storage.meta``).
 
-    shape: tuple[int, ...]  # the value's shape
-    floating: bool  # a float dtype: floats and ints (up to 1e308) are queued
-    lo: int | None  # an integer dtype's range (None: neither float nor integer, never queued)
-    hi: int | None
+    (A class with slots, not a NamedTuple: its fields are read on every queued write, and
+    CPython reads a slot faster than it unpacks or indexes a tuple subclass.)
+    """
+
+    __slots__ = ("shape", "floating", "lo", "hi")
+
+    def __init__(self, shape: tuple[int, ...], floating: bool, lo: int | None,
+                 hi: int | None) -> None:
+        self.shape = shape  # the value's shape
+        self.floating = floating  # a float dtype: floats and ints (up to 1e308) are queued
+        self.lo = lo  # an integer dtype's range (None: neither float nor integer: not queued)
+        self.hi = hi
 
 
 def _limits(arr: Any) -> Limits:

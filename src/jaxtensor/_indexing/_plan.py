@@ -160,10 +160,22 @@ class MaskCode(NamedTuple):
 Code = IntCode | SliceCode | WindowCode | ArrayCode | MaskCode
 
 # (``tuple.__new__`` made partial: a NamedTuple's own ``__new__`` is a Python call, which
-# every slice key would pay per call)
-new_slice_code = functools.partial(tuple.__new__, SliceCode)
+# every key with an array would pay per call)
 _new_array_code = functools.partial(tuple.__new__, ArrayCode)
 _new_mask_code = functools.partial(tuple.__new__, MaskCode)
+
+#: the code of each slice met, by its bounds: a repeated slice key looks its code up rather
+#: than make a NamedTuple per call (docs/benchmarks.md, section "Named codes in the indexing
+#: and jit layers")
+slice_codes = _cache.cache("slice codes", 4096)
+
+
+def slice_code(start: int | None, stop: int | None, step: int | None) -> SliceCode:
+    """The code of a slice with these bounds (ints or None)."""
+    code = slice_codes.get((start, stop, step))
+    if code is None:
+        code = slice_codes[(start, stop, step)] = SliceCode(start, stop, step)
+    return code
 
 
 class Plan(NamedTuple):
@@ -283,7 +295,7 @@ def _item(k: Any, values: list[Any]) -> Any:
         values.append(k)
         return INT
     if t is slice:
-        return new_slice_code((_bound(k.start), _bound(k.stop), _bound(k.step)))
+        return slice_code(_bound(k.start), _bound(k.stop), _bound(k.step))
     if t is ds:
         values.append(k.start)
         return WindowCode(k.size)
