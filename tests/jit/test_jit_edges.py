@@ -1,6 +1,7 @@
 """Edges of ``jaxtensor.jit`` (issue 22): overlapping writes after writes through reshape
 views, writes kept by a failing check at any nesting depth, the ``base`` of returned views of
-closed-over Tensors, and errors that name the user's function rather than jaxtensor's.
+closed-over Tensors, errors that name the user's function rather than jaxtensor's, and a
+static bool that must not take the program of a Tensor passed twice.
 Eager code is the oracle throughout."""
 
 from __future__ import annotations
@@ -377,3 +378,23 @@ def test_a_closed_over_tensor_compiles_once(form: str) -> None:
     np.testing.assert_array_equal(t.numpy(), eager)
     f(1)  # (donated, in place: tests/internals/test_jit_internals.py)
     assert count_compiles(lambda: f(2)) == 0 and not traces
+
+
+# -- a bool argument against a Tensor passed twice (one program each) --------------------
+@pytest.mark.parametrize("flag_first", [False, True])
+@pytest.mark.parametrize("leaf", [0, 1])
+def test_a_bool_argument_is_not_an_argument_passed_twice(leaf: int, flag_first: bool) -> None:
+    """``f(a, b, a)`` passes its first Tensor twice, ``f(a, b, False)`` a static bool: two
+    programs, whichever call comes first (``False == 0``, ``True == 1``: the two calls'
+    descriptions once compared equal, and the second call ran the first call's program)."""
+
+    def f(a: jt.Tensor, b: jt.Tensor, c: Any) -> jt.Tensor:
+        return a * 2.0 + b * 3.0 + c
+
+    jf = jt.jit(f)
+    a, b = jt.asarray([1.0, 2.0]), jt.asarray([10.0, 20.0])
+    calls = [(a, b, (a, b)[leaf]), (a, b, bool(leaf))]
+    if flag_first:
+        calls.reverse()
+    for args in calls + calls:
+        np.testing.assert_array_equal(jf(*args).numpy(), f(*args).numpy())

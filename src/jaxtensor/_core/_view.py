@@ -493,14 +493,26 @@ def _replace_tail(view: View, step: AxisStep, tail_starts: list[Any]) -> View:
     return View(view.steps[:-1] + (step,), starts, view.comp)
 
 
-def compose_basic(
-    view: View | None, shape: tuple[int, ...], ops: list[tuple]
-) -> View:
-    """Fold a parsed basic index (on a tensor of ``shape`` with view ``view``) into a view.
+class TakeOp(NamedTuple):
+    """An int of a basic index: its axis is taken at ``index`` and dropped."""
 
-    ``ops`` is a list of ``("n",)`` (new axis), ``("i", index)`` (normalised integer,
-    possibly traced) and ``("s", start, size, step)`` (normalised slice) entries, one per
-    consumed axis in order; unconsumed trailing axes are kept whole.
+    index: Any  # non-negative; possibly traced, or affine in a key's ints
+
+
+class SliceOp(NamedTuple):
+    """A normalised slice of a basic index: ``size`` elements from ``start``, every ``step``."""
+
+    start: Any  # possibly traced, or affine in a key's ints (a ds() window)
+    size: int  # how many elements it selects
+    step: int  # the step between them
+
+
+def compose_basic(
+    view: View | None, shape: tuple[int, ...], ops: list[TakeOp | SliceOp | None]
+) -> View:
+    """Fold a parsed basic index (on a tensor of ``shape`` with view ``view``) into a view:
+    ``ops`` holds one :class:`TakeOp` or :class:`SliceOp` per consumed axis in order, and
+    ``None`` per new axis; unconsumed trailing axes are kept whole.
     """
     view = _axis_tail(view, shape)
     st: AxisStep = view.steps[-1]
@@ -510,21 +522,20 @@ def compose_basic(
     out: list[int] = []
     j = 0
     for op in ops:
-        kind = op[0]
-        if kind == "n":
+        if op is None:
             out.append(NEWAXIS)
             continue
         e = st.out[j]
         j += 1
         if e < 0:  # an inserted axis of size 1 (or 0)
-            if kind == "s":
-                out.append(NEWAXIS if op[2] == 1 else EMPTYAXIS)
+            if type(op) is SliceOp:
+                out.append(NEWAXIS if op.size == 1 else EMPTYAXIS)
             continue
-        if kind == "i":
-            starts[e] = starts[e] + op[1] * steps[e]
+        if type(op) is TakeOp:
+            starts[e] = starts[e] + op.index * steps[e]
             sizes[e], steps[e], fixed[e] = 1, 1, True
         else:
-            _, s, size, k = op
+            s, size, k = op.start, op.size, op.step
             if size > 0:
                 starts[e] = starts[e] + s * steps[e]
                 steps[e] = steps[e] * k if size > 1 else 1

@@ -17,10 +17,11 @@ again reads nothing back and sorts nothing.
 
 from __future__ import annotations
 
+import functools
 import math
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -42,6 +43,36 @@ UNIQUE, DROPPED, DEVICE = "unique", "dropped", "device"
 #: unique]``, its smallest and largest entries and whether its positions are unique (None
 #: until a write asks)
 _facts = _cache.cache("index array facts", 256)
+
+
+# -- the jnp index's static structure: one entry per entry of the jnp index (``None`` and
+# ``...`` stand as they are). Gathers and scatters are cached by it: NamedTuples hash as
+# tuples, and the kinds differ in their fields (a test checks every pair).
+class JnpSlice(NamedTuple):
+    """A slice of the indexed value."""
+
+    start: int  # the first element
+    stop: int | None  # (None: past the front of the axis, for a negative step)
+    step: int  # the step between the elements
+    axis: int  # the axis it slices (in the shape with Python-bool axes inserted)
+
+
+class JnpArray(NamedTuple):
+    """An integer array or an int: the next of the dynamic arrays, negatives wrapped."""
+
+    axis: int  # the axis it indexes (in the shape with Python-bool axes inserted)
+
+
+class JnpMask(NamedTuple):
+    """A mask known only on the device: a data-dependent shape, never lowered here."""
+
+    axis: int  # its first axis (in the shape with Python-bool axes inserted)
+    axes: int  # how many axes it spans
+
+
+# (``tuple.__new__`` made partial: a NamedTuple's own ``__new__`` is a Python call per entry)
+_new_slice = functools.partial(tuple.__new__, JnpSlice)
+_new_array = functools.partial(tuple.__new__, JnpArray)
 
 
 def _facts_of(a: Any) -> list | None:
@@ -80,7 +111,7 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
     (False), which is exactly NumPy's meaning. An ellipsis covering no axis (``plan.gap``)
     separates the advanced indices on its two sides, as in NumPy.
     """
-    struct: list[tuple] = []
+    struct: list[Any] = []  # (JnpSlice, JnpArray, JnpMask, None, ...)
     dyn: list[Any] = []
     arrays: list[tuple[Any, int, int]] = []  # (array, axis in the user's shape, size)
     resolved: list[Any] = []  # typed items after mask resolution, for the result shape
@@ -93,18 +124,18 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
     for j, item in enumerate(plan.items):
         if j == plan.gap:
             gap = len(resolved)
-            struct.append(("e",))
+            struct.append(Ellipsis)
         t = type(item)
         if t is NewAxis:
-            struct.append(("n",))
+            struct.append(None)
             resolved.append(item)
         elif t is Slice:
             # a slice of at most one element takes step 1: its own step may exceed the
             # int32 arithmetic of JAX's indexing (x[::2**31, [0]])
             step = item.step if item.size > 1 else 1
             stop = item.start + item.size * step
-            struct.append(("s", item.start, None if stop < 0 else stop, step,
-                           item.axis + shift))
+            struct.append(_new_slice((item.start, None if stop < 0 else stop, step,
+                                      item.axis + shift)))
             resolved.append(Slice(item.axis + shift, item.start, item.size, step))
             pos = item.axis + shift + 1
         elif t is Int:
@@ -114,20 +145,20 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
                 check_traced(i, n, item.axis)
             elif not -n <= i < n:
                 raise bounds_error(i, item.axis, n)
-            struct.append(("i", item.axis + shift))
+            struct.append(_new_array((item.axis + shift,)))
             dyn.append(i)
             resolved.append(item)
             pos = item.axis + shift + 1
         elif t is IntArray:
             a = next(it)
-            struct.append(("a", item.axis + shift))
+            struct.append(_new_array((item.axis + shift,)))
             dyn.append(a)
             arrays.append((a, item.axis, item.size, len(dyn) - 1))
             resolved.append(IntArray(item.axis + shift, item.size, item.shape))
             pos = item.axis + shift + 1
         elif t is PyBool:
             idx = np.zeros(1 if item.value else 0, np.intp)
-            struct.append(("a", pos))
+            struct.append(_new_array((pos,)))
             dyn.append(idx)
             resolved.append(IntArray(pos, 1, idx.shape))
             expand.append(pos)
@@ -146,12 +177,12 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
                 # (a mask known only on device: a data-dependent shape; writes that can be
                 # lowered to where never get here, see _masks.py)
                 on_device = True
-                struct.append(("m", axis))
+                struct.append(JnpMask(axis, max(len(item.shape), 1)))
                 dyn.append(m)
                 resolved.append(item)
             else:
                 for d, idx in enumerate(np.nonzero(np.asarray(m))):
-                    struct.append(("a", axis + d))
+                    struct.append(_new_array((axis + d,)))
                     dyn.append(idx)
                     resolved.append(IntArray(axis + d, 0, idx.shape))
             pos = axis + max(len(item.shape), 1)
@@ -226,9 +257,8 @@ def host_dedupe(adv: Advanced) -> tuple[list[Any], str]:
     entries: list[tuple[int, int]] = []  # (position in dyn, axis size)
     d = 0
     for s in adv.struct:
-        k = s[0]
-        if k == "a" or k == "i":
-            entries.append((d, adv.in_shape[s[1]]))
+        if type(s) is JnpArray:
+            entries.append((d, adv.in_shape[s.axis]))
             d += 1
     host = adv.host or {}
     facts = adv.facts or {}
@@ -295,18 +325,15 @@ def rebuild(struct: tuple, dyn: tuple, shape: tuple[int, ...], dedupe: bool) -> 
     adv: list[tuple[int, int]] = []  # (position in idx, axis size)
     d = 0
     for s in struct:
-        k = s[0]
-        if k == "n":
-            idx.append(None)
-        elif k == "e":
-            idx.append(Ellipsis)
-        elif k == "s":
-            idx.append(slice(s[1], s[2], s[3]))
-        else:
+        if s is None or s is Ellipsis:
+            idx.append(s)
+        elif type(s) is JnpSlice:
+            idx.append(slice(s.start, s.stop, s.step))
+        else:  # JnpArray (a struct with a JnpMask is never lowered)
             # (in the index dtype: an int8 index array of an axis of 200 would wrap)
             v = jnp.asarray(dyn[d], _IDX)
             d += 1
-            n = shape[s[1]]
+            n = shape[s.axis]
             adv.append((len(idx), n))
             idx.append(jnp.where(v < 0, v + n, v))
     if dedupe and adv:

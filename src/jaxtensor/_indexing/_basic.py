@@ -55,6 +55,21 @@ class _Lin:
     __rmul__ = __mul__
 
 
+class IntCheck:
+    """The bounds check of one int (or ``ds()`` start) of a key.
+
+    (A class with slots, not a NamedTuple: read on every call with an int, and CPython
+    reads a slot faster than it unpacks a tuple subclass.)
+    """
+
+    __slots__ = ("axis", "size", "window")
+
+    def __init__(self, axis: int, size: int, window: int | None) -> None:
+        self.axis = axis  # the axis it indexes
+        self.size = size  # that axis' size
+        self.window = window  # a ds() window's size, or None: an int
+
+
 class Template:
     """Everything about ``x[key]`` that does not depend on the ints' values."""
 
@@ -63,7 +78,7 @@ class Template:
         "size", "pick", "view_fast", "flat", "element",
     )
 
-    def __init__(self, view: View, n_old: int, int_checks: list[tuple]) -> None:
+    def __init__(self, view: View, n_old: int, int_checks: list[IntCheck]) -> None:
         self.steps = view.steps
         self.comp = view.comp
         self.shape = view.shape
@@ -81,7 +96,6 @@ class Template:
                 const.append(s)
         self.const = tuple(const)
         self.int_terms = tuple(terms)
-        # (axis, size, window size or None) per int or ds() start in the key
         self.int_checks = tuple(int_checks)
         # the write kernels, the ``pick`` argument of Storage.update: shared by every
         # template of this view structure (x[2:7] and x[3:8], or X.T[3, 0] made from a new
@@ -102,15 +116,16 @@ class Template:
         """The view's start offsets for these int values (bounds checked, negatives wrapped;
         ``ints`` itself is left as it is)."""
         wrapped = ints
-        for j, (axis, n, w) in enumerate(self.int_checks):
+        for j, chk in enumerate(self.int_checks):
             i = ints[j]
-            if w is not None:  # a ds() window's start: not wrapped
-                _window_check(i, w, n, axis)
+            n = chk.size
+            if chk.window is not None:  # a ds() window's start: not wrapped
+                _window_check(i, chk.window, n, chk.axis)
                 continue
             if type(i) is not int:  # traced (inside jit): checked by the trace, wrapped here
                 jt = _current_jit.get()
                 if jt is not None:
-                    jt.check_index(i, n, axis)
+                    jt.check_index(i, n, chk.axis)
                 if wrapped is ints:
                     wrapped = list(ints)
                 # (in the index dtype: an int8 index of an axis of 200 would wrap)
@@ -118,12 +133,12 @@ class Template:
                 wrapped[j] = jnp.where(i < 0, i + n, i)
             elif i < 0:
                 if i < -n:
-                    raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+                    raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
                 if wrapped is ints:
                     wrapped = list(ints)
                 wrapped[j] = i + n
             elif i >= n:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+                raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
         out = list(self.const)
         for p in range(len(old)):
             out[p] += old[p]
@@ -181,20 +196,20 @@ def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
 
 
 def _build(view: View | None, shape: tuple[int, ...], plan: Plan) -> Template:
-    ops: list[tuple] = []
-    checks: list[tuple] = []
+    ops: list[_view.TakeOp | _view.SliceOp | None] = []
+    checks: list[IntCheck] = []
     for it in plan.items:
         t = type(it)
         if t is Int:
-            ops.append(("i", _Lin(0, {len(checks): 1})))
-            checks.append((it.axis, it.size, None))
+            ops.append(_view.TakeOp(_Lin(0, {len(checks): 1})))
+            checks.append(IntCheck(it.axis, it.size, None))
         elif t is Window:
-            ops.append(("s", _Lin(0, {len(checks): 1}), it.size, 1))
-            checks.append((it.axis, it.n, it.size))
+            ops.append(_view.SliceOp(_Lin(0, {len(checks): 1}), it.size, 1))
+            checks.append(IntCheck(it.axis, it.n, it.size))
         elif t is Slice:
-            ops.append(("s", it.start, it.size, it.step))
+            ops.append(_view.SliceOp(it.start, it.size, it.step))
         elif t is NewAxis:
-            ops.append(("n",))
+            ops.append(None)
     zero = None if view is None else View(view.steps, (0,) * len(view.starts), view.comp)
     new = _view.compose_basic(zero, shape, ops)
     return Template(new, 0 if view is None else len(view.starts), checks)

@@ -22,7 +22,7 @@ import numpy as np
 from .._core import Deferred, Tensor, _kernels, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
-from ._plan import NonConcreteBooleanIndexError
+from ._plan import INT, MaskCode, NonConcreteBooleanIndexError, slice_code, slice_codes
 
 __all__ = ["NonConcreteBooleanIndexError"]
 
@@ -45,20 +45,22 @@ def _basic_sig(key: Any) -> tuple | None:
         a, b, c = key.start, key.stop, key.step
         if (a is None or type(a) is int) and (b is None or type(b) is int) and (
                 c is None or type(c) is int):
-            return (("s", a, b, c),)
+            code = slice_codes.get((a, b, c))
+            return (code if code is not None else slice_code(a, b, c),)
         return None
     if t is tuple:
         sig = []
         for k in key:
             tk = type(k)
             if tk is int:
-                sig.append("i")
+                sig.append(INT)
             elif tk is slice:
                 a, b, c = k.start, k.stop, k.step
                 if not ((a is None or type(a) is int) and (b is None or type(b) is int) and (
                         c is None or type(c) is int)):
                     return None
-                sig.append(("s", a, b, c))
+                code = slice_codes.get((a, b, c))
+                sig.append(code if code is not None else slice_code(a, b, c))
             elif k is None or k is Ellipsis:
                 sig.append(k)
             else:
@@ -67,7 +69,8 @@ def _basic_sig(key: Any) -> tuple | None:
     return None
 
 
-_INT_SIG = ("i",)
+_INT_SIG = (INT,)
+_NO_INTS: list[int] = []  # (the ints of a slice key: never changed, see Template.starts)
 
 
 def _ints(key: Any) -> list[int]:
@@ -85,7 +88,8 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     sig = _basic_sig(key)
     if sig is not None:
         tpl = _basic.lookup(v, x.shape, sig)
-        ints = _ints(key)
+        tk = type(key)  # (the ints of an int or a slice key without a call)
+        ints = [key] if tk is int else _NO_INTS if tk is slice else _ints(key)
         view = tpl.view(tpl.starts(() if v is None else v.starts, ints), (v, tpl, ints))
         return element(x, view) if tpl.element else x._derive(view)
     shape = x.shape
@@ -124,7 +128,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     sig = _basic_sig(key)
     if sig is not None:
         tpl = _basic.lookup(v, x.shape, sig)
-        ints = _ints(key)
+        ints = [key] if tk is int else _NO_INTS if tk is slice else _ints(key)
         if type(value) is Tensor and _is_target(value, x, tpl, ints):
             return
         starts = tpl.starts(() if v is None else v.starts, ints)
@@ -147,7 +151,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit: see _masks.py)
         _assign_selection(x, plan, sig, values, value, key)
         return
-    if any(type(s) is tuple and s[0] == "m" for s in sig) and _masks.write(
+    if any(type(s) is MaskCode for s in sig) and _masks.write(
             x, plan, sig, values, value):
         return
     adv = _advanced.resolve_plan(plan, values, shape)
@@ -276,7 +280,7 @@ def _queue_scalar(x: Tensor, key: Any, value: Any) -> bool:
             return False
         lim = st.meta = _limits(arr)
         del arr
-    shape = lim[3]
+    shape = lim.shape
     if type(key) is int:
         if len(shape) != 1:
             return False
@@ -309,18 +313,15 @@ def _queue_flat(st: Any, flat: int, value: Any) -> bool:
     lim = st.meta
     if lim is None:
         lim = st.meta = _limits(st._array)
-    kind, lo, hi, _ = lim
-    if kind is None:
-        return False
     tv = type(value)
     if tv is float:
-        if kind != "f":
+        if not lim.floating:
             return False
     elif tv is int:
-        if kind == "f":
+        if lim.floating:
             if not -1e308 < value < 1e308:
                 return False
-        elif not lo <= value <= hi:
+        elif lim.lo is None or not lim.lo <= value <= lim.hi:
             return False
     else:
         return False
@@ -328,13 +329,30 @@ def _queue_flat(st: Any, flat: int, value: Any) -> bool:
     return True
 
 
-def _limits(arr: Any) -> tuple:
-    """(kind, min, max, shape) of a storage's value, for queued writes."""
+class Limits:
+    """What a queued scalar write needs of a storage's value (kept as ``Storage.meta``).
+
+    (A class with slots, not a NamedTuple: its fields are read on every queued write, and
+    CPython reads a slot faster than it unpacks or indexes a tuple subclass.)
+    """
+
+    __slots__ = ("shape", "floating", "lo", "hi")
+
+    def __init__(self, shape: tuple[int, ...], floating: bool, lo: int | None,
+                 hi: int | None) -> None:
+        self.shape = shape  # the value's shape
+        self.floating = floating  # a float dtype: floats and ints (up to 1e308) are queued
+        self.lo = lo  # an integer dtype's range (None: neither float nor integer: not queued)
+        self.hi = hi
+
+
+def _limits(arr: Any) -> Limits:
+    """The :class:`Limits` of a storage's value."""
     dt = np.dtype(arr.dtype)
     shape = tuple(arr.shape)
     if dt.kind == "f":
-        return ("f", None, None, shape)
+        return Limits(shape, True, None, None)
     if dt.kind in "iu":
         info = np.iinfo(dt)
-        return ("i", int(info.min), int(info.max), shape)
-    return (None, None, None, shape)
+        return Limits(shape, False, int(info.min), int(info.max))
+    return Limits(shape, False, None, None)

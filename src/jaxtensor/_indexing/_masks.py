@@ -143,6 +143,14 @@ def frame(x: Tensor, plan: Plan, sig: tuple, values: list[Any], key: Any = None
     return Frame(view, tpl, mask, sel, p, q, len(mitem.shape), one, _token(key, mask))
 
 
+class MaskView(NamedTuple):
+    """A mask that is a view of a Tensor (``Frame.token``)."""
+
+    base: Any  # the base's traced value
+    key: Any  # the view's structure
+    starts: tuple  # its start offsets
+
+
 def _token(key: Any, mask: Any) -> Any:
     """What the mask is (``Frame.token``): for a view of a Tensor in ``key`` (read anew at
     every use, ``m[0]``, ``m[::-1]``), its base's traced value, structure and starts."""
@@ -151,7 +159,7 @@ def _token(key: Any, mask: Any) -> Any:
     if len(views) != 1 or views[0]._view is None:
         return mask
     v = views[0]._view
-    return (views[0]._storage.array, v.key, tuple(v.starts))
+    return MaskView(views[0]._storage.array, v.key, tuple(v.starts))
 
 
 def write(x: Tensor, plan: Plan, sig: tuple, values: list[Any], value: Any) -> bool:
@@ -328,10 +336,12 @@ def _same_token(a: Any, b: Any) -> bool:
     (structure and starts) of the same traced base value."""
     if a is b:
         return True
-    if type(a) is not tuple or type(b) is not tuple or a[0] is not b[0] or a[1] != b[1]:
+    if type(a) is not MaskView or type(b) is not MaskView or a.base is not b.base or (
+            a.key != b.key):
         return False
-    return len(a[2]) == len(b[2]) and all(
-        p is q or (type(p) is int and type(q) is int and p == q) for p, q in zip(a[2], b[2]))
+    return len(a.starts) == len(b.starts) and all(
+        p is q or (type(p) is int and type(q) is int and p == q)
+        for p, q in zip(a.starts, b.starts))
 
 
 def _binary(op: Any) -> tuple[Any, Any, Any]:

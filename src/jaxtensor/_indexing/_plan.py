@@ -30,6 +30,7 @@ Lowering is ``_getset.py``'s: a plan of ints, slices and new axes becomes a view
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any, NamedTuple
 
@@ -65,43 +66,116 @@ class NonConcreteBooleanIndexError(IndexError):
 
 
 class Int(NamedTuple):
-    axis: int
-    size: int
+    """An integer (its value is per call; bounds checked per call)."""
+
+    axis: int  # the axis it indexes
+    size: int  # that axis' size
 
 
 class Slice(NamedTuple):
-    axis: int
-    start: int
-    size: int
-    step: int
+    """A slice, normalised for the axis' size."""
+
+    axis: int  # the axis it slices
+    start: int  # the first element (0 when it selects none)
+    size: int  # how many elements it selects
+    step: int  # the step between them
 
 
 class Window(NamedTuple):
-    axis: int
+    """``ds(start, size)`` (its start is per call)."""
+
+    axis: int  # the axis it slices
     size: int  # the window's (static) size
     n: int  # the axis' size
 
 
 class NewAxis(NamedTuple):
-    pass
+    """``None``: a new axis of size 1."""
 
 
 class IntArray(NamedTuple):
-    axis: int
-    size: int
-    shape: tuple[int, ...]
+    """An integer array (its values are per call)."""
+
+    axis: int  # the axis it indexes
+    size: int  # that axis' size
+    shape: tuple[int, ...]  # the array's shape
 
 
 class Mask(NamedTuple):
-    axis: int
-    shape: tuple[int, ...]
+    """A boolean array over ``len(shape)`` axes (its values are per call)."""
+
+    axis: int  # its first axis
+    shape: tuple[int, ...]  # the mask's shape
 
 
 class PyBool(NamedTuple):
-    value: bool
+    """A Python ``bool``: a new axis of size 1, selected (True) or not."""
+
+    value: bool  # the bool
 
 
 Item = Int | Slice | Window | NewAxis | IntArray | Mask | PyBool
+
+
+# -- key codes: the static part of one key entry ------------------------------------------
+# A key's signature holds one code per entry (``None``, ``...`` and Python bools stand as they
+# are). NamedTuples hash and compare as tuples, so the caches keyed by signatures find them
+# at a tuple's cost; codes of different kinds are made unequal by their fields (a test checks
+# every pair), and are told apart by type.
+class IntCode(NamedTuple):
+    """An int, or a 0-D integer array or Tensor (its value is per call)."""
+
+
+#: the code of every int entry
+INT = IntCode()
+
+
+class SliceCode(NamedTuple):
+    """A slice, its bounds as given (static)."""
+
+    start: int | None  # (None: from the axis' start, or its end for a negative step)
+    stop: int | None  # (None: to the axis' end, or its start for a negative step)
+    step: int | None  # (None: 1)
+
+
+class WindowCode(NamedTuple):
+    """``ds(start, size)`` (its start is per call)."""
+
+    size: int  # the window's size
+
+
+class ArrayCode(NamedTuple):
+    """An integer array (its values are per call)."""
+
+    shape: tuple[int, ...]  # the array's shape
+
+
+class MaskCode(NamedTuple):
+    """A boolean array (its values are per call)."""
+
+    shape: tuple[int, ...]  # the mask's shape
+    axes: int  # the axes it spans, len(shape) (and what tells it from an ArrayCode)
+
+
+Code = IntCode | SliceCode | WindowCode | ArrayCode | MaskCode
+
+# (``tuple.__new__`` made partial: a NamedTuple's own ``__new__`` is a Python call, which
+# every key with an array would pay per call)
+_new_array_code = functools.partial(tuple.__new__, ArrayCode)
+_new_mask_code = functools.partial(tuple.__new__, MaskCode)
+
+#: the code of each slice met, by its bounds: a repeated slice key looks its code up rather
+#: than make a NamedTuple per call (docs/benchmarks.md, section "Named codes in the indexing
+#: and jit layers")
+slice_codes = _cache.cache("slice codes", 4096)
+
+
+def slice_code(start: int | None, stop: int | None, step: int | None) -> SliceCode:
+    """The code of a slice with these bounds (ints or None)."""
+    code = slice_codes.get((start, stop, step))
+    if code is None:
+        code = slice_codes[(start, stop, step)] = SliceCode(start, stop, step)
+    return code
 
 
 class Plan(NamedTuple):
@@ -203,28 +277,28 @@ def _array_item(x: Any, values: list[Any]) -> Any:
         if not shape and not isinstance(x, Tracer):
             return bool(x)
         values.append(x)
-        return ("m", shape)
+        return _new_mask_code((shape, len(shape)))
     if dt.kind not in "iu":
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     if not shape and type(x) is not np.ndarray:
         # a 0-D Tensor, JAX array or NumPy integer scalar indexes like an int (a view), as
         # in PyTorch; a 0-D NumPy *array* is an advanced index (a copy), as in NumPy
         values.append(x if isinstance(x, Tracer) else int(x))
-        return "i"
+        return INT
     values.append(x)
-    return ("a", shape)
+    return _new_array_code((shape,))
 
 
 def _item(k: Any, values: list[Any]) -> Any:
     t = type(k)
     if t is int:
         values.append(k)
-        return "i"
+        return INT
     if t is slice:
-        return ("s", _bound(k.start), _bound(k.stop), _bound(k.step))
+        return slice_code(_bound(k.start), _bound(k.stop), _bound(k.step))
     if t is ds:
         values.append(k.start)
-        return ("d", k.size)
+        return WindowCode(k.size)
     if k is None:
         return None
     if k is Ellipsis:
@@ -247,7 +321,7 @@ def _item(k: Any, values: list[Any]) -> Any:
     if isinstance(k, (float, complex, str, bytes)) or not hasattr(k, "__index__"):
         raise IndexError(INVALID)
     values.append(operator.index(k))
-    return "i"
+    return INT
 
 
 def _sequence_index(k: Any) -> Any:
@@ -268,9 +342,9 @@ def _flat(k: Any) -> Any:
 
 
 def split(key: Any) -> tuple[tuple, list[Any]]:
-    """``(signature, values)`` of ``key``: the static part, hashable, one entry per item
-    (``"i"``, ``("s", start, stop, step)``, ``("d", size)``, ``None``, ``Ellipsis``, a ``bool``,
-    ``("a", shape)``, ``("m", shape)``), and the dynamic values in order."""
+    """``(signature, values)`` of ``key``: the static part, hashable, one entry per item (a
+    :data:`Code`, or ``None``, ``Ellipsis``, a ``bool`` as they are), and the dynamic values
+    in order."""
     values: list[Any] = []
     if type(key) is tuple:
         return tuple([_item(k, values) for k in key]), values
@@ -295,27 +369,27 @@ def _parse(shape: tuple[int, ...], sig: tuple) -> Plan:
     basic = True
     windows = False
     for s in sig:
+        t = type(s)
         if s is Ellipsis:
             n_ell += 1
-        elif s == "i":
+        elif s is INT:
             consumed += 1
             n_values += 1
-        elif type(s) is tuple:
-            if s[0] == "s":
-                consumed += 1
-            elif s[0] == "d":
-                consumed += 1
-                n_values += 1
-                windows = True
-            elif s[0] == "a":
-                consumed += 1
-                n_values += 1
-                basic = False
-            else:  # mask
-                consumed += len(s[1])
-                n_values += 1
-                basic = False
-        elif type(s) is bool:
+        elif t is SliceCode:
+            consumed += 1
+        elif t is WindowCode:
+            consumed += 1
+            n_values += 1
+            windows = True
+        elif t is ArrayCode:
+            consumed += 1
+            n_values += 1
+            basic = False
+        elif t is MaskCode:
+            consumed += s.axes
+            n_values += 1
+            basic = False
+        elif t is bool:
             basic = False
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -342,31 +416,31 @@ def _parse(shape: tuple[int, ...], sig: tuple) -> Plan:
                 axis += 1
         elif s is None:
             items.append(NewAxis())
-        elif s == "i":
+        elif s is INT:
             items.append(Int(axis, shape[axis]))
             axis += 1
         elif type(s) is bool:
             items.append(PyBool(s))
-        elif s[0] == "s":
+        elif type(s) is SliceCode:
             n = shape[axis]
-            if s[3] == 0:
+            if s.step == 0:
                 raise ValueError("slice step cannot be zero")
-            start, stop, step = slice(s[1], s[2], s[3]).indices(n)
+            start, stop, step = slice(s.start, s.stop, s.step).indices(n)
             size = len(range(start, stop, step))
             items.append(Slice(axis, start if size else 0, size, step))
             axis += 1
-        elif s[0] == "d":
+        elif type(s) is WindowCode:
             n = shape[axis]
-            if s[1] > n:
+            if s.size > n:
                 raise IndexError(
-                    f"a ds() window of size {s[1]} does not fit axis {axis} with size {n}")
-            items.append(Window(axis, s[1], n))
+                    f"a ds() window of size {s.size} does not fit axis {axis} with size {n}")
+            items.append(Window(axis, s.size, n))
             axis += 1
-        elif s[0] == "a":
-            items.append(IntArray(axis, shape[axis], s[1]))
+        elif type(s) is ArrayCode:
+            items.append(IntArray(axis, shape[axis], s.shape))
             axis += 1
-        else:
-            mshape = s[1]
+        else:  # MaskCode
+            mshape = s.shape
             for d, m in enumerate(mshape):
                 if m != shape[axis + d] and m != 0:  # NumPy: a 0-length mask axis matches any
                     raise IndexError(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -26,6 +26,38 @@ from ._spec import VALUE, OnStorage, Same, Spec, Static, StaticSlice, is_tensor
 Tracer = jax.core.Tracer
 _IDX = _view._IDX_NP
 _NONE_TREE = jax.tree_util.tree_structure(None)
+
+
+# -- what each result leaf is (``Aux.out_desc``) --------------------------------------
+class Plain(NamedTuple):
+    """A result leaf that is no Tensor: the compiled function returns it as it is."""
+
+
+#: the description of every result leaf that is no Tensor
+PLAIN = Plain()
+
+
+class Argument(NamedTuple):
+    """A result that is an argument Tensor itself: the caller gets that object back."""
+
+    leaf: int  # the argument's leaf number
+
+
+class OnCallStorage(NamedTuple):
+    """A result that is (a view of) one of the call's storages, an argument's or a
+    closed-over Tensor's (found before the call or by the trace)."""
+
+    storage: int  # the storage's number (the call's storages, then the discovered ones)
+    view: Any  # the view's key, or None: the whole storage
+    starts: tuple | None  # the view's start offsets, or None: they come back as an output
+
+
+class OnNewStorage(NamedTuple):
+    """A result that is (a view of) a storage the function made."""
+
+    storage: int  # the new storage's number (its array's place among the new arrays)
+    view: Any  # the view's key, or None: the whole storage
+    starts: tuple | None  # the view's start offsets, or None: they come back as an output
 
 
 class Aux:
@@ -130,7 +162,7 @@ def results(aux: Aux, outs: tuple, storages: list[Storage], leaves: Sequence
     new_arrays = outs[nw:nw + aux.n_new]
     out_vals = outs[nw + aux.n_new:nw + aux.n_new + len(aux.out_desc)]
     first: dict[int, Tensor] = {}  # per storage: the base Tensor among the arguments,
-    if any(d is not None and d[0] == "A" for d in aux.out_desc):  # or the first one
+    if any(type(d) is OnCallStorage for d in aux.out_desc):  # or the first one
         sid = {st: k for k, st in enumerate(storages)}
         for x in leaves:
             if isinstance(x, Tensor):
@@ -140,15 +172,15 @@ def results(aux: Aux, outs: tuple, storages: list[Storage], leaves: Sequence
     news: dict[int, Tensor] = {}
     res = []
     for d, val in zip(aux.out_desc, out_vals):
-        if d is None:
+        t = type(d)
+        if t is Plain:
             res.append(val)
             continue
-        kind = d[0]
-        if kind == "arg":
-            res.append(leaves[d[1]])
+        if t is Argument:
+            res.append(leaves[d.leaf])
             continue
-        _, k, key, static_starts = d
-        if kind == "A":
+        k, key, static_starts = d.storage, d.view, d.starts
+        if t is OnCallStorage:
             owner = first.get(k)
             if owner is None:
                 owner = _owner(aux, k, storages[k])
@@ -202,9 +234,9 @@ def arguments(spec: Spec, storages: list[Storage], others: list[Any],
         if type(d) is Static:
             rebuilt.append(slice(*d.value) if type(d.value) is StaticSlice else d.value)
             continue
-        k, key, n, has_base = d
+        k, key, n = d.storage, d.view, d.n_starts
         base = None
-        if has_base:
+        if d.has_base:
             base = bases.get(k)
             if base is None:
                 base = bases[k] = tensor_on(storages[k], None, None)
@@ -248,32 +280,32 @@ def outputs(spec: Spec, trace: jtr.Trace, storages: list[Storage],
     out_vals: list[Any] = []
     for x in out_leaves:
         if not isinstance(x, Tensor):
-            out_desc.append(None)
+            out_desc.append(PLAIN)
             out_vals.append(x)
             continue
         j = arg_ids.get(id(x))
         if j is not None and desc[j] is not VALUE:
-            out_desc.append(("arg", j))
+            out_desc.append(Argument(j))
             out_vals.append(None)
             continue
         st = x._storage
         k = sid.get(st)
-        kind = "A"
+        kind: type[OnCallStorage] | type[OnNewStorage] = OnCallStorage
         if k is None:
-            kind = "N"
+            kind = OnNewStorage
             k = new_sid.get(st)
             if k is None:
                 k = new_sid[st] = len(new_arrays)
                 new_arrays.append(trace.read(st))
-        if kind == "A" and st not in arg_sts and k not in owners:
+        elif st not in arg_sts and k not in owners:
             owners[k] = weakref.ref(x._base if x._base is not None else x)
         v = x._view
         if v is None:
-            out_desc.append((kind, k, None, ()))
+            out_desc.append(kind(k, None, ()))
             out_vals.append(None)
         else:
             s_static, s_dyn = starts_out(v)
-            out_desc.append((kind, k, v.key, s_static))
+            out_desc.append(kind(k, v.key, s_static))
             out_vals.append(s_dyn)
     outs = finals + new_arrays + out_vals
     checks: tuple = ()

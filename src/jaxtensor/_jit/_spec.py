@@ -60,6 +60,9 @@ class Static(NamedTuple):
     named in ``static_argnums``."""
 
     value: Hashable  # the value itself (a slice as a StaticSlice)
+    # (NamedTuples compare as tuples: without it ``Static(False)`` would equal ``Same(0)``,
+    # and a call passing False would run the plan of a call passing its first Tensor twice)
+    tag: str = "static"
 
 
 class OnStorage(NamedTuple):
@@ -241,7 +244,7 @@ def describe(args: tuple, kwargs: dict, static_argnums: tuple[int, ...],
                 )
             if type(x) is slice:  # (unhashable before Python 3.12)
                 x = StaticSlice((x.start, x.stop, x.step))
-            desc.append(_new_static((x,)))
+            desc.append(_new_static((x, "static")))
     return leaves, treedef, static, storages, sid, desc, starts, inputs
 
 
