@@ -100,8 +100,9 @@ def test_no_copy_of_the_written_tensor_per_iteration(check_bounds):
 
 # Each cond of the class writes a table of its own (a copy's size names the case): both
 # branches writing one element, two different elements, each reading the element the other
-# writes, one branch writing, conds nested, a push onto a stack with a 0-D counter bumped, and
-# a branch of two writes whose values read nothing of the table.
+# writes, one branch writing, conds nested, pushes onto a stack with a 0-D counter bumped
+# (nested conds, the value read from the stack before them), and a branch of two writes whose
+# values read nothing of the table.
 _CASES = ("same", "different", "crossed", "one_sided", "nested", "stack", "two_writes")
 
 
@@ -118,7 +119,7 @@ def _class_body(h, tables, top, a, i):
         return write
 
     h.cond(p, set_(same, j, lambda: same[j - 1] + 1.0),
-           set_(same, j, lambda: h.maximum(same[j], same[j + 1])))
+           set_(same, j, lambda: h.maximum(same[j - 1], same[j + 1])))
     h.cond(p, set_(diff, j, lambda: diff[j - 1] + 1.0), set_(diff, j + 1, lambda: diff[j] * 2.0))
     h.cond(p, set_(crossed, j, lambda: crossed[j + 1] + 1.0),
            set_(crossed, j + 1, lambda: crossed[j] - 1.0))
@@ -127,10 +128,18 @@ def _class_body(h, tables, top, a, i):
                              set_(nested, j - 1, lambda: nested[j] * 0.5)),
            set_(nested, j + 1, lambda: nested[j] + nested[j - 1]))
 
-    def push():
-        stack[top] = stack[top - 1] + 1.0
-        top[...] += 1
-    h.cond(p & (top < n - 1), push, lambda: None)
+    last = stack[top - 1]  # (read before the conds, used in them: as flood fill's pop)
+
+    def push(v):
+        def write():
+            stack[top] = v
+            top[...] += 1
+        return write
+
+    def fill():
+        for d in (1.0, 2.0, 3.0):
+            h.cond((last + d > 2.5) & (top < n - 1), push(last + d), lambda: None)
+    h.cond(p, fill, lambda: None)
 
     def both():
         two[j] = two[j - 1] + 1.0

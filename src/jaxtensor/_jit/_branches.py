@@ -231,19 +231,27 @@ def _merged_write(pred: Any, old: Any, e1: JaxprEqn, w1: list, e2: JaxprEqn,
 
 
 def _scalars_once(consts: list, pred: Any) -> tuple[list, Any]:
-    """``consts`` and ``pred`` with the traced integer and boolean scalars among them
-    computed once (``_unfused.computed_once``), before any write of the branches (every
-    gated write reads ``pred``): else XLA:CPU computes a scalar read from a carried Tensor
-    again inside each write that uses it, after an earlier write of that Tensor."""
-    wide = jnp.int64 if jax.config.read("jax_enable_x64") else jnp.int32
+    """``consts`` and ``pred`` with the traced real scalars among them computed once
+    (``_unfused.computed_once``; a float as the integer of its bits), before any write of
+    the branches (every gated write reads ``pred``): else XLA:CPU computes a scalar read from
+    a carried Tensor again inside each write that uses it, after an earlier write of that
+    Tensor, and copies the Tensor."""
+    wide = jnp.dtype(jnp.int64 if jax.config.read("jax_enable_x64") else jnp.int32)
     picked = [k for k, c in enumerate(consts)
               if isinstance(c, jax.core.Tracer) and jnp.ndim(c) == 0
-              and (c.dtype == bool or jnp.issubdtype(c.dtype, jnp.integer))
-              and jnp.iinfo(wide).bits >= (8 if c.dtype == bool else jnp.iinfo(c.dtype).bits)
-              and not (jnp.issubdtype(c.dtype, jnp.unsignedinteger)
-                       and jnp.iinfo(c.dtype).bits == jnp.iinfo(wide).bits)]
-    once = _unfused.computed_once(wide, pred, *(consts[k] for k in picked))
+              and c.dtype.kind in "biuf" and c.dtype.itemsize <= wide.itemsize
+              and not (c.dtype.kind == "u" and c.dtype.itemsize == wide.itemsize)]
+    ints = [_bits(consts[k]) for k in picked]
+    once = _unfused.computed_once(wide, pred, *ints)
     consts = list(consts)
     for k, v in zip(picked, once[1:]):
-        consts[k] = v
+        c = consts[k]
+        consts[k] = lax.bitcast_convert_type(v, c.dtype) if c.dtype.kind == "f" else v
     return consts, once[0]
+
+
+def _bits(c: Any) -> Any:
+    """A float scalar as the integer of its bits; any other as it is."""
+    if c.dtype.kind != "f":
+        return c
+    return lax.bitcast_convert_type(c, jnp.dtype(f"int{8 * c.dtype.itemsize}"))
