@@ -1,7 +1,10 @@
 """``jt.cond`` whose branches write Tensors: a write costs its region, not the Tensor.
 
 The compiled program of a loop whose body is a ``cond`` writing one element copies no buffer
-of the Tensor's size per iteration (the optimized HLO's loop bodies, at two sizes). Random
+of the Tensor's size per iteration (the optimized HLO's loop bodies, at two sizes), nor does
+one whose conds (two-sided, one-sided, nested) write and read the same tables, push onto a
+stack and bump a 0-D counter, in a ``fori_loop`` and a ``while_loop`` (values against the
+Python loop on NumPy). Random
 programs of branches that write, read what they wrote, return values and nest, with
 out-of-bounds writes in untaken branches, give what the Python ``if`` gives on NumPy (eagerly
 at the top level and inside ``jaxtensor.jit``), and an out-of-bounds write in the taken
@@ -95,6 +98,106 @@ def test_no_copy_of_the_written_tensor_per_iteration(check_bounds):
         assert big == [], f"copies of {big} elements per iteration at n={n}"
 
 
+# Each cond of the class writes a table of its own (a copy's size names the case): both
+# branches writing one element, two different elements, each reading the element the other
+# writes, one branch writing, conds nested, pushes onto a stack with a 0-D counter bumped
+# (nested conds, the value read from the stack before them), and a branch of two writes whose
+# values read nothing of the table.
+_CASES = ("same", "different", "crossed", "one_sided", "nested", "stack", "two_writes")
+
+
+def _class_body(h, tables, top, a, i):
+    """One iteration over ``tables`` (``h``: numpy or jaxtensor helpers)."""
+    same, diff, crossed, one, nested, stack, two = tables
+    n = len(same)
+    j = i % (n - 2) + 1
+    p, q = a[i % 5] > 0.5, a[(i + 2) % 5] > 0.3
+
+    def set_(t, k, v):
+        def write():
+            t[k] = v()
+        return write
+
+    h.cond(p, set_(same, j, lambda: same[j - 1] + 1.0),
+           set_(same, j, lambda: h.maximum(same[j - 1], same[j + 1])))
+    h.cond(p, set_(diff, j, lambda: diff[j - 1] + 1.0), set_(diff, j + 1, lambda: diff[j] * 2.0))
+    h.cond(p, set_(crossed, j, lambda: crossed[j + 1] + 1.0),
+           set_(crossed, j + 1, lambda: crossed[j] - 1.0))
+    h.cond(p, set_(one, j, lambda: one[j - 1] + 1.0), lambda: None)
+    h.cond(p, lambda: h.cond(q, set_(nested, j, lambda: nested[j - 1] + 1.0),
+                             set_(nested, j - 1, lambda: nested[j] * 0.5)),
+           set_(nested, j + 1, lambda: nested[j] + nested[j - 1]))
+
+    last = stack[top - 1]  # (read before the conds, used in them: as flood fill's pop)
+
+    def push(v):
+        def write():
+            stack[top] = v
+            top[...] += 1
+        return write
+
+    def fill():
+        for d in (1.0, 2.0, 3.0):
+            h.cond((last + d > 2.5) & (top < n - 1), push(last + d), lambda: None)
+    h.cond(p, fill, lambda: None)
+
+    def both():
+        two[j] = two[j - 1] + 1.0
+        two[j + 1] = i * 2.0
+    h.cond(p, both, set_(two, j - 1, lambda: 3.0))
+
+
+_A = [0.1, 0.9, 0.7, 0.2, 0.6]
+_TRIPS = 40
+
+
+def _class_loop(kind):
+    def f(tables, top, a):
+        if kind == "fori":
+            jt.fori_loop(0, _TRIPS, lambda i: _class_body(JT, tables, top, a, i))
+        else:
+            i = jt.zeros((), dtype=jt.int64)
+
+            def step():
+                _class_body(JT, tables, top, a, i)
+                i[...] += 1
+            jt.while_loop(lambda: i < _TRIPS, step)
+        return tables, top
+    return f
+
+
+def _class_numpy(n):
+    tables = [np.arange(n + 10 * k, dtype=np.float64) % 7 for k in range(len(_CASES))]
+    top = np.ones((), np.int64)
+    for i in range(_TRIPS):
+        _class_body(NP, tables, top, np.array(_A), i)
+    return tables, top
+
+
+@pytest.mark.parametrize("kind", ["fori", "while"])
+def test_conds_writing_tables_in_loops_copy_no_table(kind):
+    """Every case of the class inside a fori and a while loop, at two sizes: no buffer of a
+    table's size is copied inside the loop bodies (the branches' gated writes, and reads
+    computed again after them, made XLA:CPU copy the table every iteration) and no XLA
+    conditional is entered; the program gives what the Python loop gives on NumPy."""
+    f = jt.jit(_class_loop(kind))
+    for n in (200, 20_000):
+        tables = [jt.asarray(np.arange(n + 10 * k, dtype=np.float64) % 7)
+                  for k in range(len(_CASES))]
+        top, a = jt.ones((), dtype=jt.int64), jt.asarray(_A, dtype=jt.float64)
+        text = f.lower(tables, top, a).compile().as_text()
+        assert _in_loops(text), "no loop in the compiled program"
+        copied = [_CASES[(c - n) // 10] for c in _copied(text) if c >= n]
+        assert copied == [], f"tables copied per iteration at n={n}: {copied}"
+        # (the 0-D counter's gated += entered an XLA conditional, microseconds, per push)
+        assert not any(" conditional(" in line for line in _in_loops(text))
+    got, got_top = f(tables, top, a)
+    want, want_top = _class_numpy(n)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g.numpy(), w)
+    assert int(got_top) == int(want_top)
+
+
 def test_a_branch_with_a_loop_stays_a_conditional():
     """A branch with a loop inside runs only when taken (an XLA conditional), with the same
     values as the Python ``if``."""
@@ -180,6 +283,25 @@ def program(seed):
     return pred, _rand_branch(r, 0, never), _rand_branch(r, 0, False)
 
 
+def _rand_single(r, depth, arr):
+    """A branch writing ``arr`` once, or not at all, or (above depth 2) a cond of two such
+    branches: a ``cond`` then writes ``arr`` once, after both branches."""
+    if depth < 2 and r.random() < 0.3:
+        return ([("cond", _rand_pred(r), _rand_single(r, depth + 1, arr),
+                  _rand_single(r, depth + 1, arr))], _rand_val(r))
+    k = r.choice(["set", "add", "set", None])
+    return ([] if k is None else [(k, arr, _rand_idx(r), _rand_val(r))]), _rand_val(r)
+
+
+def single_write_program(seed):
+    """Both branches write one element (of one array, mostly) or nothing, reading elements
+    the other branch writes."""
+    r = random.Random(seed)
+    arr = r.choice("xy")
+    other = arr if r.random() < 0.8 else {"x": "y", "y": "x"}[arr]
+    return _rand_pred(r), _rand_single(r, 0, arr), _rand_single(r, 0, other)
+
+
 def _i(i, idx, n):
     m, c = idx
     return (i * m + c) % n
@@ -241,6 +363,7 @@ class NP:
     pair = staticmethod(lambda j: np.array([j, j + 1]))
     cond = staticmethod(lambda p, f, g: f() if p else g())
     num = staticmethod(float)
+    maximum = staticmethod(np.maximum)
 
     @staticmethod
     def loop(lo, hi, body):
@@ -254,6 +377,7 @@ class JT:
     cond = staticmethod(jt.cond)
     loop = staticmethod(jt.fori_loop)
     num = staticmethod(lambda i: jt.asarray(i, dtype=jt.float64))
+    maximum = staticmethod(jt.maximum)
 
 
 _N_ITER = 6
@@ -289,8 +413,17 @@ def test_random_programs_eager_top_level_loop(seed):
 def test_random_programs_in_jit(seed):
     """Inside ``jaxtensor.jit``: one cond at the top level of the function (its predicate a
     traced value), then the loop."""
-    prog = program(seed)
+    _check_in_jit(program(seed), seed)
 
+
+@pytest.mark.parametrize("seed", range(20, 26))
+def test_random_single_write_programs_in_jit(seed):
+    """Branches of one write each (or none), reading what the other branch writes: a cond
+    whose branches both write one array writes it once, after both."""
+    _check_in_jit(single_write_program(seed), seed)
+
+
+def _check_in_jit(prog, seed):
     @jt.jit
     def f(x, y, acc):
         _run(JT, prog, x, y, acc, 0)

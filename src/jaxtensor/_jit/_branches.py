@@ -8,10 +8,17 @@ traced once into a jaxpr of ``(gate, carried values, carried check) -> (new valu
 check)`` whose every write is gated by ``gate`` (``Trace.gate``: the write puts back the
 region's own values where the gate is false, at the cost of the region) and whose failed
 checks count only where ``gate`` holds. Where both branches are cheap (no loops, no
-effects, little work: :func:`inline_ok`) ``_loop_trace._cond_traced`` runs the true branch gated
-by the predicate, then the false branch gated by its negation on the values the first left,
-and selects the results: each write costs its region, as a hand-written select-then-write
-does. Otherwise the same jaxprs, with the gate ``True``, are the branches of ``lax.cond``.
+effects, little work: :func:`inline_ok`) ``_loop_trace._cond_traced`` runs them with
+:func:`inline`: each write costs its region, as a hand-written select-then-write does.
+Otherwise the same jaxprs, with the gate ``True``, are the branches of ``lax.cond``.
+
+XLA:CPU updates a loop's carried buffer in place only where every read of it is ordered
+before the write, and it duplicates cheap reads (an element read, a slice of a buffer just
+written) into every fusion that uses them, which reads the old buffer after the write and
+makes XLA copy it whole every iteration. So :func:`inline` writes a Tensor that each branch
+writes in one place once, at the selected place with the selected value (the other
+branch's reads see the Tensor before the ``cond``, as they would in a conditional), and
+computes the scalars the branches close over once, with the predicate, before any write.
 """
 
 from __future__ import annotations
@@ -23,10 +30,11 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 from jax import lax
-from jax.extend.core import ClosedJaxpr, Jaxpr, jaxpr_as_fun, jaxprs_in_params
+from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, jaxpr_as_fun, jaxprs_in_params
 
 from .._core import _config, current_trace
 from . import _trace as jtr
+from . import _unfused
 
 _LOOPS = frozenset({"while", "scan"})
 _READS = frozenset({"dynamic_slice", "gather", "slice", "squeeze", "reshape",
@@ -133,3 +141,117 @@ def check_results(a: ClosedJaxpr, b: ClosedJaxpr, n_vals: int, n_res: int) -> No
         if x.shape != y.shape or x.dtype != y.dtype:
             raise TypeError("cond(): true_fun and false_fun must return values of the same "
                             f"shapes and dtypes (got {x.str_short()} and {y.str_short()})")
+
+
+# -- the inlined conditional ----------------------------------------------------------------
+def inline(branches: tuple[ClosedJaxpr, ClosedJaxpr], pred: Any, vals: list, codes: tuple,
+           n_res: tuple[int, int]) -> tuple[list, list, tuple]:
+    """Both traced branches run without a conditional, every write gated: the true branch
+    where ``pred`` holds, then the false branch, on what the first left, where it does not.
+    A carried value that each branch writes once, in regions of one shape
+    (:func:`_single_writes`), is written once, after both. (new values, the taken branch's
+    results, check)."""
+    consts, pred = _scalars_once([c for b in branches for c in b.consts], pred)
+    k = len(branches[0].consts)
+    branches = (ClosedJaxpr(branches[0].jaxpr, consts[:k]),
+                ClosedJaxpr(branches[1].jaxpr, consts[k:]))
+    n = len(vals)
+    singles = [_single_writes(b.jaxpr, n) for b in branches]
+    late = [k for k in range(n) if _mergeable(singles[0].get(k), singles[1].get(k))]
+    true_j, w_t = _deferred(branches[0], singles[0], late, len(codes))
+    false_j, w_f = _deferred(branches[1], singles[1], late, len(codes))
+    v1, r1, c1 = call(true_j, pred, vals, codes, n_res[0] + w_t)
+    outs, r2, codes = call(false_j, ~pred, v1, c1, n_res[1] + w_f)
+    res = [lax.select(pred, a, b) for a, b in zip(r1[:n_res[0]], r2[:n_res[1]])]
+    w1, w2 = r1[n_res[0]:], r2[n_res[1]:]
+    for k in late:
+        outs[k], w1, w2 = _merged_write(pred, outs[k], singles[0][k], w1, singles[1][k], w2)
+    return outs, res, codes
+
+
+def _single_writes(jaxpr: Jaxpr, n_vals: int) -> dict[int, JaxprEqn]:
+    """The carried values ``k`` that the branch writes once, by one ``dynamic_update_slice``
+    of the value it came with whose result nothing in the branch reads: their equations."""
+    uses: dict = {}
+    for v in [x for e in jaxpr.eqns for x in e.invars] + list(jaxpr.outvars):
+        if not isinstance(v, Literal):
+            uses[v] = uses.get(v, 0) + 1
+    made = {v: e for e in jaxpr.eqns for v in e.outvars}
+    found: dict[int, JaxprEqn] = {}
+    for k in range(n_vals):
+        out = jaxpr.outvars[k]
+        e = None if isinstance(out, Literal) else made.get(out)
+        if (e is not None and e.primitive.name == "dynamic_update_slice"
+                and e.invars[0] is jaxpr.invars[1 + k] and uses[out] == 1):
+            found[k] = e
+    return found
+
+
+def _mergeable(a: JaxprEqn | None, b: JaxprEqn | None) -> bool:
+    """Whether the single writes ``a`` and ``b`` (``None``: none) of one carried value are
+    made once after both branches: where both write regions of one shape (a write gated off
+    puts back what the region held before the ``cond``, which would undo the other's in a
+    region of another shape). A value one branch writes is written in that branch: the
+    other's reads of it then come after the write, which keeps them ordered before any
+    later write (XLA:CPU copies a buffer read by nothing ordered before its update)."""
+    return (a is not None and b is not None
+            and a.invars[1].aval.shape == b.invars[1].aval.shape)
+
+
+def _deferred(closed: ClosedJaxpr, singles: dict, late: list,
+              n_codes: int) -> tuple[ClosedJaxpr, int]:
+    """``closed`` leaving the values ``late`` as they came and returning each one's write
+    (its update and starts) after its results instead (before the ``n_codes`` values of the
+    check); the number of values added."""
+    jaxpr = closed.jaxpr
+    outs = list(jaxpr.outvars)
+    extra: list = []
+    for k in late:
+        outs[k] = jaxpr.invars[1 + k]
+        extra.extend(singles[k].invars[1:])
+    if not extra:
+        return closed, 0
+    n = len(outs) - n_codes
+    outs = outs[:n] + extra + outs[n:]
+    new = jaxpr.replace(outvars=outs, debug_info=jaxpr.debug_info.with_unknown_names())
+    return ClosedJaxpr(new, closed.consts), len(extra)
+
+
+def _merged_write(pred: Any, old: Any, e1: JaxprEqn, w1: list, e2: JaxprEqn,
+                  w2: list) -> tuple[Any, list, list]:
+    """``old`` with the deferred write of the branch taken: one ``dynamic_update_slice`` of
+    the selected update (each gated inside its branch) at the selected starts; and what is
+    left of each branch's deferred values."""
+    n1, n2 = len(e1.invars) - 1, len(e2.invars) - 1
+    (u1, *s1), (u2, *s2) = w1[:n1], w2[:n2]
+    dt = jnp.result_type(*s1, *s2)
+    starts = [lax.select(pred, jnp.asarray(a).astype(dt), jnp.asarray(b).astype(dt))
+              for a, b in zip(s1, s2)]
+    return lax.dynamic_update_slice(old, lax.select(pred, u1, u2), starts), w1[n1:], w2[n2:]
+
+
+def _scalars_once(consts: list, pred: Any) -> tuple[list, Any]:
+    """``consts`` and ``pred`` with the traced real scalars among them computed once
+    (``_unfused.computed_once``; a float as the integer of its bits), before any write of
+    the branches (every gated write reads ``pred``): else XLA:CPU computes a scalar read from
+    a carried Tensor again inside each write that uses it, after an earlier write of that
+    Tensor, and copies the Tensor."""
+    wide = jnp.dtype(jnp.int64 if jax.config.read("jax_enable_x64") else jnp.int32)
+    picked = [k for k, c in enumerate(consts)
+              if isinstance(c, jax.core.Tracer) and jnp.ndim(c) == 0
+              and c.dtype.kind in "biuf" and c.dtype.itemsize <= wide.itemsize
+              and not (c.dtype.kind == "u" and c.dtype.itemsize == wide.itemsize)]
+    ints = [_bits(consts[k]) for k in picked]
+    once = _unfused.computed_once(wide, pred, *ints)
+    consts = list(consts)
+    for k, v in zip(picked, once[1:]):
+        c = consts[k]
+        consts[k] = lax.bitcast_convert_type(v, c.dtype) if c.dtype.kind == "f" else v
+    return consts, once[0]
+
+
+def _bits(c: Any) -> Any:
+    """A float scalar as the integer of its bits; any other as it is."""
+    if c.dtype.kind != "f":
+        return c
+    return lax.bitcast_convert_type(c, jnp.dtype(f"int{8 * c.dtype.itemsize}"))

@@ -18,7 +18,7 @@ from jax import lax
 from .._core import Tensor, current_trace
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
-from . import _branches, _unfused
+from . import _branches
 from . import _trace as jtr
 
 _NO = object()
@@ -381,12 +381,8 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
                             f"(got {shapes[-2][0]} and {tree})")
         _branches.check_results(true_j, false_j, n_vals, n_t)
         if _branches.inline_ok([true_j, false_j], n_vals):
-            # both run, each write gated: the true branch's where pred holds, then the false
-            # branch's, on what the first left, where it does not
-            p = _unfused.predicate_once(pred)
-            v1, r1, c1 = _branches.call(true_j, p, vals, codes, n_t)
-            outs, r2, codes = _branches.call(false_j, ~p, v1, c1, n_f)
-            res = [lax.select(p, a, b) for a, b in zip(r1, r2)]
+            outs, res, codes = _branches.inline((true_j, false_j), pred, vals, codes,
+                                                (n_t, n_f))
         else:
             def branch(closed: Any, n: int) -> Callable:
                 return lambda state: _branches.call(closed, jnp.bool_(True), *state, n)

@@ -45,6 +45,9 @@ from ._unfused import computed_once
 Tracer = jax.core.Tracer
 _IDX_SIZE = np.dtype(_IDX).itemsize
 _MISSING = object()
+# A gated write of a Tensor of at most this many elements with a kernel that has no gated
+# form selects the whole new value: cheaper than entering an XLA:CPU conditional.
+_SELECTED = 256
 
 #: bounds-check modes: checks folded into one ``[code, value]`` output; checkify checks;
 #: the checks of the enclosing ``jaxtensor.jit`` trace
@@ -183,6 +186,8 @@ class Trace(JitTrace):
             gated = getattr(fn, "gated", None)  # (a basic-index write: costs what it writes)
             if gated is not None:
                 self._write(st, gated(ok, old, *args))
+            elif old.size <= _SELECTED:  # (``top[...] += 1``: no conditional to enter)
+                self._write(st, lax.select(ok, fn(old, *args), old))
             else:
                 self._write(st, lax.cond(ok, lambda b: fn(b, *args), lambda b: b, old))
 

@@ -42,9 +42,3 @@ def computed_once(dtype: Any, *values: Any) -> tuple[Any, ...]:
     stacked = lax.div(stacked, lax.div(odd, odd))
     return tuple(stacked[k] != 0 if a.dtype == bool else stacked[k].astype(a.dtype)
                  for k, a in enumerate(arrays))
-
-
-def predicate_once(pred: Any) -> Any:
-    """A traced 0-D bool that gates writes and the carried failure alike (a ``cond``'s
-    predicate read from a carried Tensor), computed once: :func:`computed_once`."""
-    return computed_once(jnp.int8, pred)[0]
