@@ -102,6 +102,8 @@ class Jitted:
         self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
+        # the check mode of a top-level call (``choose``'s answer, kept: see _retrace)
+        self._mode = choose(check_bounds, False, None, True)
         self._plain = False  # checks found not hoistable (see _checks._body_hoisted)
         self._plans: dict[Hashable, Plan] = {}
         # the guards of plain calls by signature (see _guard), and the last one used
@@ -180,7 +182,10 @@ class Jitted:
         outer = current_trace()
         parent = _current.get()
         nested = not isinstance(outer, _EvalTrace)
-        check = choose(self._check_bounds, nested, parent, self._own_checks)
+        if nested:
+            check = choose(self._check_bounds, True, parent, self._own_checks)
+        else:
+            check = self._mode
         return jsp.Desc(leaves, treedef, static, storages, desc, starts, inputs, implicit,
                      outer, parent, nested, check)
 
@@ -332,6 +337,7 @@ class Jitted:
         plan are traced under checkify, from scratch (so nothing of the first trace, a debug
         callback say, stays compiled in)."""
         self._own_checks = False
+        self._mode = choose(self._check_bounds, False, None, False)
         plan.stale = True
         self._plans = {k: p for k, p in self._plans.items() if p is not plan}
         self._guard = None
