@@ -39,6 +39,7 @@ def _once(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> A
 
 
 def _hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> Any:
+    """A top-level call's program, its checks hoisted (:func:`_body_hoisted`)."""
     jitted._note_trace(spec, inputs)
     return _body_hoisted(jitted, spec, plan, call, inputs)
 
@@ -50,6 +51,7 @@ def _gated(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> 
 
 
 def _checkified(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> Any:
+    """The function traced under checkify, its error state the program's first output."""
     jitted._note_trace(spec, inputs)
 
     def run(*ins: Any) -> dict:

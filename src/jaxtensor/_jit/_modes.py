@@ -64,7 +64,7 @@ def choose(check_bounds: bool, nested: bool, enclosing: Any, foldable: bool) -> 
     ``nested``: made inside another trace (a JAX transformation, a loop body, another
     ``jaxtensor.jit`` function); ``enclosing``: the ``jaxtensor`` trace it is made in, if
     any; ``foldable``: its checks may be folded into its own output (False once a trace of
-    the function missed a check, :meth:`Trace.check`)."""
+    the function missed a check: ``Trace.missed``)."""
     if not check_bounds:
         return None
     if nested:
