@@ -1,5 +1,5 @@
-"""How a ``jaxtensor.jit`` function is traced with its bounds checks: the traced function of
-each check mode (see :func:`body`)."""
+"""How a ``jaxtensor.jit`` function is traced with its bounds checks: the traced program of
+each check mode (``_modes.CheckMode``), from one table (:data:`_PROGRAMS`, see :func:`body`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from .._core._jax_private import initial_result_paths as _initial_result_paths
 from . import _hostcheck
 from . import _trace as jtr
 from ._errors import source_info
-from ._plans import CALL, GATED, Plan, Retrace
+from ._modes import CheckMode
+from ._plans import CALL, Plan, Retrace
 from ._spec import Spec
 
 if TYPE_CHECKING:
@@ -24,22 +25,37 @@ if TYPE_CHECKING:
 
 
 def body(jitted: Jitted, spec: Spec, plan: Plan, *inputs: Any) -> Any:
-    """The traced function: the user's function run over a :class:`~._trace.Trace`.
-    A check the folded output cannot carry (in a nested trace) abandons the trace
-    (``Retrace``): the call is traced again under checkify. The closed-over storages
-    the trace met are left on the plan (``plan.discovered``)."""
-    call = CALL.get()
-    if spec.check != GATED:
-        jitted._note_trace(spec, inputs)
-    if spec.check == jtr.OWN:
-        return _body_hoisted(jitted, spec, plan, call, inputs)
-    if spec.check == GATED:
-        return _body_hoisted(jitted, spec._replace(check=jtr.OWN), plan, call, inputs, True)
-    if spec.check != jtr.CHECKIFY:
-        return _traced_once(jitted, spec, plan, call, inputs, spec.check)
+    """The traced function: the user's function run over a :class:`~._trace.Trace`, in the
+    program of its check mode. A check the folded output cannot carry (in a nested trace)
+    abandons the trace (``Retrace``): the call is traced again under checkify. The
+    closed-over storages the trace met are left on the plan (``plan.discovered``)."""
+    return _PROGRAMS[spec.check](jitted, spec, plan, CALL.get(), inputs)
+
+
+def _once(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> Any:
+    """No checks, or inherited: the function traced once."""
+    jitted._note_trace(spec, inputs)
+    return _traced_once(jitted, spec, plan, call, inputs)
+
+
+def _hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> Any:
+    """A top-level call's program, its checks hoisted (:func:`_body_hoisted`)."""
+    jitted._note_trace(spec, inputs)
+    return _body_hoisted(jitted, spec, plan, call, inputs)
+
+
+def _gated(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> Any:
+    """The gated program of a HOISTED plan (not counted as a program of its own)."""
+    return _body_hoisted(jitted, spec._replace(check=CheckMode.HOISTED), plan, call, inputs,
+                         True)
+
+
+def _checkified(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> Any:
+    """The function traced under checkify, its error state the program's first output."""
+    jitted._note_trace(spec, inputs)
 
     def run(*ins: Any) -> dict:
-        out, trace = jitted._run(spec, call, ins, jtr.CHECKIFY)
+        out, trace = jitted._run(spec, call, ins)
         plan.discovered = jtr.weak(trace.discovered)
         jitted._warn_unrolled(trace)
         return out
@@ -47,11 +63,10 @@ def body(jitted: Jitted, spec: Spec, plan: Plan, *inputs: Any) -> Any:
     return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
 
 
-def _traced_once(jitted: Any, spec: Any, plan: Any, call: Any, inputs: tuple,
-                 mode: Any) -> Any:
-    """The function traced once in check ``mode``: its storages found, a check it could not
+def _traced_once(jitted: Any, spec: Any, plan: Any, call: Any, inputs: tuple) -> Any:
+    """The function traced once in its check mode: its storages found, a check it could not
     make here sent to checkify (``Retrace``), a long unrolled trace warned of."""
-    out, trace = jitted._run(spec, call, inputs, mode)
+    out, trace = jitted._run(spec, call, inputs)
     plan.discovered = jtr.weak(trace.discovered)
     if trace.missed:
         raise Retrace
@@ -61,7 +76,7 @@ def _traced_once(jitted: Any, spec: Any, plan: Any, call: Any, inputs: tuple,
 
 def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple,
                   gated: bool = False) -> Any:
-    """The traced function with bounds checks (``OWN`` mode), its checks hoisted.
+    """The traced function with bounds checks (HOISTED mode), its checks hoisted.
 
     The user's function is traced once, as a function of the number of the first
     failing check (``code``, see ``Trace.code``); each write is gated by one comparison
@@ -78,11 +93,11 @@ def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tup
     gated by the checks before it (a chain of every earlier check, fused into every
     write by XLA: docs/measurements.md, section "Gated writes in jaxtensor.jit")."""
     if jitted._plain and not gated:  # (a trace found its checks not hoistable)
-        return _traced_once(jitted, spec, plan, call, inputs, jtr.OWN)
+        return _traced_once(jitted, spec, plan, call, inputs)
     traces: list[jtr.Trace] = []
 
     def inner(*ins: Any) -> dict:
-        out, trace = jitted._run(spec, call, ins[:-1], jtr.OWN, ins[-1])
+        out, trace = jitted._run(spec, call, ins[:-1], ins[-1])
         traces.append(trace)
         return out
 
@@ -109,7 +124,7 @@ def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tup
         jitted._plain = True  # (its next traces skip the hoisted one: a loop's check say)
         if trace.discovered:  # (never run: the call is described and traced again)
             return fn(*inputs, zero)
-        out, _ = jitted._run(spec, call, inputs, jtr.OWN)
+        out, _ = jitted._run(spec, call, inputs)
         return out
     ((aux, first),) = fn(*inputs, zero).items()
     if not (gated or trace.discovered) and _decide_on_host(plan, traced, inputs,
@@ -158,3 +173,9 @@ def _decide_on_host(plan: Plan, traced: Any, inputs: tuple, call: Any) -> bool:
         return False
     plan.host = passes
     return True
+
+
+#: the traced program of each check mode (None: no checks)
+_PROGRAMS = {None: _once, CheckMode.HOISTED: _hoisted, CheckMode.GATED: _gated,
+             CheckMode.CHECKIFY: _checkified, CheckMode.INHERITED: _once,
+             CheckMode.INHERITED_CHECKIFY: _once}

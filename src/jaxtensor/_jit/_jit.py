@@ -66,7 +66,8 @@ from . import _pytree as jpt
 from . import _spec as jsp
 from . import _trace as jtr
 from ._errors import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
-from ._plans import CALL, GATED, Call, Plan, Retrace, Unready, coded
+from ._modes import CheckMode, behaviour, choose
+from ._plans import CALL, Call, Plan, Retrace, Unready, coded
 from ._spec import VALUE, OnStorage
 
 __all__ = ["IndexOverflowError", "RecompileWarning", "UnrolledLoopWarning", "jit"]
@@ -101,6 +102,8 @@ class Jitted:
         self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
+        # the check mode of a top-level call (``choose``'s answer, kept: see _retrace)
+        self._mode = choose(check_bounds, False, None, True)
         self._plain = False  # checks found not hoistable (see _checks._body_hoisted)
         self._plans: dict[Hashable, Plan] = {}
         # the guards of plain calls by signature (see _guard), and the last one used
@@ -180,14 +183,9 @@ class Jitted:
         parent = _current.get()
         nested = not isinstance(outer, _EvalTrace)
         if nested:
-            # no checks of its own inside another trace: those of an enclosing
-            # jaxtensor.jit (if any) apply, in its mode
-            check = (("inherit", jtr.effective_mode(parent)) if self._check_bounds and parent
-                     else None)
-        elif not self._check_bounds:
-            check = None
+            check = choose(self._check_bounds, True, parent, self._own_checks)
         else:
-            check = jtr.OWN if self._own_checks else jtr.CHECKIFY
+            check = self._mode
         return jsp.Desc(leaves, treedef, static, storages, desc, starts, inputs, implicit,
                      outer, parent, nested, check)
 
@@ -296,7 +294,7 @@ class Jitted:
             return self._call(args, kwargs)
         finally:
             CALL.reset(tok)
-            if type(spec.check) is tuple and spec.check[1] != jtr.CHECKIFY:
+            if behaviour(spec.check).per_call:
                 # (its checks went to this enclosing trace while JAX traced it: a plan that
                 # JAX would not trace again must not serve another enclosing trace)
                 self._plans.pop(spec, None)
@@ -340,6 +338,7 @@ class Jitted:
         plan are traced under checkify, from scratch (so nothing of the first trace, a debug
         callback say, stays compiled in)."""
         self._own_checks = False
+        self._mode = choose(self._check_bounds, False, None, False)
         plan.stale = True
         self._plans = {k: p for k, p in self._plans.items() if p is not plan}
         self._guard = None
@@ -435,7 +434,7 @@ class Jitted:
                 "jaxtensor.jit", _errors.source_info(self._fn), self._input_names(spec),
                 _initial_result_paths)
         fn = jax.jit(body, donate_argnums=donate_argnums, **self._jit_kwargs)
-        if spec.check == jtr.OWN:
+        if behaviour(spec.check).coded:
             fn = coded(fn, plan, lambda: self._compile_gated(spec))
         plan.fn = fn
         if keep:
@@ -443,8 +442,8 @@ class Jitted:
         return plan
 
     def _compile_gated(self, spec: jsp.Spec) -> Callable:
-        """The gated program of an ``OWN``-mode plan (see ``_checks._body_hoisted``)."""
-        return self._compile(spec._replace(check=GATED), keep=False).fn
+        """The gated program of a HOISTED plan (see ``_checks._body_hoisted``)."""
+        return self._compile(spec._replace(check=CheckMode.GATED), keep=False).fn
 
     def _input_names(self, spec: jsp.Spec) -> tuple[str, ...]:
         """The user's name of each input of the compiled function of ``spec`` (its
@@ -476,9 +475,10 @@ class Jitted:
             self._warned = True
             _errors.warn_unrolled(self._fn, trace.n_writes)
 
-    def _run(self, spec: jsp.Spec, call: Any, inputs: tuple, mode: str | None,
+    def _run(self, spec: jsp.Spec, call: Any, inputs: tuple,
              code: Any = None) -> tuple[dict, jtr.Trace]:
-        check = spec.check
+        """The function traced once over a Trace in ``spec``'s check mode (``code``: the
+        number of the first failed check, for hoisted gates)."""
         if type(call) is list:  # a plain call
             storages, outer, parent = call, _eval_trace, None
         else:
@@ -487,9 +487,7 @@ class Jitted:
         arrays = [inputs[p] for p in positions]
         others = [inputs[p] for p in other_pos]
         starts = None if starts_pos is None else inputs[starts_pos]
-        if type(check) is tuple:  # nested in a checked jaxtensor.jit: its checks apply
-            mode = jtr.INHERIT
-        trace = jtr.Trace(storages, arrays, outer, parent, mode, code)
+        trace = jtr.Trace(storages, arrays, outer, parent, spec.check, code)
         tok = _current.set(trace)
         try:
             args, kwargs, rebuilt = jpt.arguments(spec, storages, others, starts)

@@ -33,7 +33,7 @@ _APART: ContextVar[Any] = ContextVar("jaxtensor_loop_apart", default=None)
 # -- carrying storages through a body -------------------------------------------------------
 class _Carry:
     """The storages a control-flow body carries, the trace's values around it, and (in
-    OWN check mode) the first failed check, carried as ``(code, value)``."""
+    a folded check mode) the first failed check, carried as ``(code, value)``."""
 
     def __init__(self, t: jtr.Trace, gate: bool, fns: tuple) -> None:
         self.t = t
@@ -50,7 +50,7 @@ class _Carry:
             self.storages += [st for st in _closed_over(fns, names).values()
                               if st not in known and st.trace is here]
         self.outer = t.values  # the trace's values at the level of the loop
-        self.checked = t.mode == jtr.OWN
+        self.checked = t.checks.folded
         # whether writes in the body are gated by the checks of earlier iterations (set
         # once a trace of the body made a check)
         self.gate = gate
@@ -124,7 +124,7 @@ class _Carry:
         t, here = self.t, current_trace()
         around = _RUNNING.get()
         if t.body is not here or around is None or around.t is not t or (
-                jtr.effective_mode(t) == jtr.CHECKIFY and _APART.get() is not t):
+                t.checks.checkify and _APART.get() is not t):
             # (under checkify a trace of the construct that is kept in the program runs,
             # its checks being effects: only one traced apart may be thrown away)
             return False
@@ -187,12 +187,12 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     results, the first failed check; the list of storages met)."""
     # (a loop's writes are gated by its earlier iterations' checks from its first trace: a
     # body without checks carries its code unchanged, which XLA folds away)
-    carry = _Carry(t, loop and t.mode == jtr.OWN, fns)
+    carry = _Carry(t, loop and t.checks.folded, fns)
     # Under checkify a check is an effect, which JAX keeps in the program even when the
     # construct's results are dropped: a trace of it that did not carry every storage would
     # run as well (a while_loop whose counter is not carried never ends). There the traces
     # that find the storages are made apart, in a jaxpr thrown away.
-    probe = jtr.effective_mode(t) == jtr.CHECKIFY
+    probe = t.checks.checkify
     while True:
         if probe and _APART.get() is not t:  # (one traced apart already: nothing of it runs)
             found = carry.grow(_met_apart(build, carry))
@@ -217,7 +217,7 @@ def _discarded(t: jtr.Trace) -> bool:
     """Whether the trace ``t`` of a top-level call will be thrown away whatever its loops
     carry (it met closed-over storages, which the call's next trace takes as inputs, so
     every loop carries them from the start): its loops are not traced again."""
-    return bool(t.discovered) and t.parent is None and t.mode == jtr.OWN and isinstance(
+    return bool(t.discovered) and t.parent is None and t.checks.folded and isinstance(
         t.outer, _EvalTrace)
 
 
@@ -323,7 +323,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
                 res = res & (codes[0] == 0)
                 if carry.base is not None:
                     res = res & carry.base
-            elif jtr.effective_mode(t) == jtr.CHECKIFY and jtr.GATED:
+            elif t.checks.checkify and jtr.GATED:
                 res = res & jtr.no_error_p.bind()
             return res
 
@@ -350,7 +350,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
 
 def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
                  operands: tuple) -> Any:
-    if t.mode == jtr.INHERIT or jtr.effective_mode(t) == jtr.CHECKIFY:
+    if not t.checks.inline_cond:
         # (writes there are not gated by Trace.loop: the branches stay a conditional's)
         return _cond_lax(t, pred, true_fun, false_fun, operands)
     shapes: list = []

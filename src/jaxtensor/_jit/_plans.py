@@ -66,12 +66,8 @@ class Unready(Exception):
             del self.inputs
 
 
-#: the check mode of a plan's gated program (see ``_checks._body_hoisted``)
-GATED = "gated"
-
-
 def coded(fast: Callable, plan: Plan, make_gated: Callable[[], Callable]) -> Callable:
-    """The compiled function of an ``OWN``-mode plan: its program ``fast``, whose last
+    """The compiled function of a HOISTED plan (``_modes.CheckMode``): its program ``fast``, whose last
     output is the number of the first failed check when the trace's checks were hoisted
     ahead of the writes (``Aux.coded``): then a failed call, which wrote nothing, is made
     again by the plan's gated program (made by ``make_gated()`` after the first failure,
@@ -153,7 +149,7 @@ class Plan:
         self.stale = False
         self.ready = False  # traced and compiled (Jitted._ready)
         self.discovered: tuple = ()  # closed-over storages the last trace met (weakly)
-        # OWN mode: whether a call's inputs pass every bounds check, decided on the host
+        # HOISTED mode: whether a call's inputs pass every bounds check, decided on the host
         # (``_hostcheck.checker``), where the first trace found that possible; its program
         # then has no checks, and a call the host cannot clear runs the gated program
         self.host: Callable[[Sequence], bool] | None = None

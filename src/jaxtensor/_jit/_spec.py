@@ -38,7 +38,7 @@ class Spec(NamedTuple):
     n_starts: int  # the start offsets of the view arguments (passed as one array)
     implicit: tuple  # the storage number of each closed-over Tensor the function touches
     donated: tuple  # per storage, whether its buffer is donated
-    check: Any  # the bounds-check mode (``_trace``'s modes; None: no checks)
+    check: Any  # the bounds-check mode (a ``_modes.CheckMode``; None: no checks)
 
 
 class Value(NamedTuple):

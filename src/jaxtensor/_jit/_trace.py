@@ -25,55 +25,21 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
-from jax.core import ShapedArray
-from jax.experimental import checkify
-from jax.extend.core import Literal, Primitive
+from jax.extend.core import Literal
 
 from .._core import IDX as _IDX
-from .._core import JitTrace, Storage, TracerLeakError, cache, current_trace
-from .._core._errors import matrix_name
-from .._core._jax_private import (
-    EvalTrace,
-    checkify_error_preds,
-    lower_fun,
-    register_checkify_rule,
-    register_lowering,
-)
-from ._check_errors import message, value_message, window_message
+from .._core import JitTrace, Storage, TracerLeakError, current_trace
+from .._core._jax_private import EvalTrace
+from . import _check_kinds as ck
+from ._modes import CHECKIFY_GATES as GATED
+from ._modes import CheckMode, behaviour, no_error_p
 from ._unfused import computed_once
 
 Tracer = jax.core.Tracer
-_IDX_SIZE = np.dtype(_IDX).itemsize
 _MISSING = object()
 # A gated write of a Tensor of at most this many elements with a kernel that has no gated
 # form selects the whole new value: cheaper than entering an XLA:CPU conditional.
 _SELECTED = 256
-
-#: bounds-check modes: checks folded into one ``[code, value]`` output; checkify checks;
-#: the checks of the enclosing ``jaxtensor.jit`` trace
-OWN, CHECKIFY, INHERIT = "own", "checkify", "inherit"
-
-
-def _no_error_rule(error: Any) -> tuple[Any, Any]:
-    preds = [jnp.any(p) for p in checkify_error_preds(error)]
-    failed = preds[0] if preds else jnp.bool_(False)
-    for p in preds[1:]:
-        failed = failed | p
-    return error, ~failed
-
-
-#: ``no_error_p.bind()``: whether no check has failed so far, read from checkify's error state
-#: where ``checkify`` interprets it (in a loop body: the state carried into the iteration).
-#: Outside checkify nothing is known to have failed: True.
-no_error_p = Primitive("jaxtensor_no_error")
-no_error_p.def_impl(lambda: np.bool_(True))
-no_error_p.def_abstract_eval(lambda: ShapedArray((), np.dtype(bool)))
-#: Whether writes can be gated by checkify's error state (JAX's private rule table is there:
-#: ``_jax_private.MISSING``); without it writes under checkify are not gated.
-GATED = register_checkify_rule is not None
-if GATED:
-    register_lowering(no_error_p, lower_fun(lambda: [jnp.bool_(True)], multiple_results=True))
-    register_checkify_rule(no_error_p, _no_error_rule)
 
 
 class Trace(JitTrace):
@@ -84,15 +50,16 @@ class Trace(JitTrace):
             with their input tracers).
         initial: the value each storage of ``values`` started the trace with.
         discovered: storages from outside the call met during the trace, in order.
-        mode: the bounds-check mode (``OWN``, ``CHECKIFY`` or None: no checks).
-        missed: a check was made where ``OWN`` mode cannot carry it out.
+        mode: the bounds-check mode (``_modes.CheckMode``; None: no checks), whose
+            ``behaviour`` (``checks``) makes the checks and gates the writes.
+        missed: a check was made where a folded mode cannot carry it out.
     """
 
     __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
-                 "missed", "items", "msgs", "ok", "body", "n_writes", "loop", "code")
+                 "checks", "missed", "items", "msgs", "ok", "body", "n_writes", "loop", "code")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
-                 parent: JitTrace | None, mode: str | None, code: Any = None) -> None:
+                 parent: JitTrace | None, mode: CheckMode | None, code: Any = None) -> None:
         self.values: dict[Storage, Any] = dict(zip(storages, arrays))
         self.initial = dict(self.values)
         self.outer = outer  # the JAX trace the jaxtensor.jit call was made under
@@ -100,8 +67,9 @@ class Trace(JitTrace):
         self.jax_trace = current_trace()
         self.discovered: list[Storage] = []
         self.mode = mode
+        self.checks = behaviour(mode)
         self.missed = False
-        self.items: list[tuple[Any, Any]] = []  # OWN mode: (fails, offending value) per check
+        self.items: list[tuple[Any, Any]] = []  # folded modes: (fails, offending value) per check
         # ... and (axis, size, unsigned, function name), or ("value", dtype, kind, unsigned)
         self.msgs: list[tuple] = []
         # whether every check made so far (in this JAX trace) passed: a traced bool that
@@ -111,9 +79,9 @@ class Trace(JitTrace):
         # traced, where storages are carried: ``values`` then holds the carried values
         self.body: Any = None
         self.n_writes = 0  # writes traced at the top level (a Python loop unrolls into many)
-        # OWN mode: the checks of the jaxtensor control-flow body being traced
+        # folded modes: the checks of the jaxtensor control-flow body being traced
         self.loop: BodyChecks | None = None
-        # OWN mode, hoisted gates: the number of the call's first failing check (0: none),
+        # folded modes, hoisted gates: the number of the call's first failing check (0: none),
         # an input of the trace computed before it (see ``_checks._body_hoisted``); a write
         # after ``m`` checks is then gated by ``code == 0 | code > m``, not by a chain of
         # every check before it
@@ -146,34 +114,17 @@ class Trace(JitTrace):
     def gate(self) -> Any:
         """Whether every check made so far passed (a traced bool), or None where no write
         needs gating: no check yet, or a write inside a loop body or branch (it reaches the
-        call's Tensors only through a write at this level, which is gated). Under checkify
-        the error state so far is read (:data:`no_error_p`), which includes checks made in
-        loop bodies, branches and nested jits."""
+        call's Tensors only through a write at this level, which is gated). The mode says how
+        (``_modes.py``): under checkify the error state so far is read (:data:`no_error_p`),
+        which includes checks made in loop bodies, branches and nested jits."""
         cur = current_trace()
         if cur is not self.jax_trace:
-            return self._ok_in_body() if cur is self.body else None
-        return self._ok_so_far()
-
-    def _ok_in_body(self) -> Any:
-        """The gate of a write in a jaxtensor control-flow body: under checkify the error
-        state carried into the iteration (every write: a check of the iteration before may
-        have failed), else the checks made before the loop (a check in the body makes the
-        function be traced under checkify)."""
-        mode = effective_mode(self)  # (a nested jit's checks are those of the trace around it)
-        if mode == CHECKIFY:
-            return no_error_p.bind() if GATED else None
-        if self.mode == INHERIT:
-            return None
-        lp = self.loop
-        return self.ok if lp is None else lp.gate()
+            return self.checks.body_gate(self) if cur is self.body else None
+        return self.checks.gate(self)
 
     def _ok_so_far(self) -> Any:
-        mode = self.mode
-        if mode == CHECKIFY:
-            return no_error_p.bind() if self.ok is not None and GATED else None
-        if mode == INHERIT:
-            return self.parent._ok_so_far()
-        return self.ok if current_trace() is self.jax_trace else None
+        """The gate of this trace's level, asked by a call nested in it."""
+        return self.checks.gate(self)
 
     def update(self, st: Storage, fn: Any, args: tuple) -> None:
         """``st``'s value becomes ``fn(value, *args)`` (a write kernel), only if every check
@@ -237,72 +188,28 @@ class Trace(JitTrace):
         v = self.initial[st]
         return self.values.get(st, v) is not v
 
-    # -- bounds checks ---------------------------------------------------------------------
+    # -- bounds checks: each method says what is checked, the mode how (``_modes.py``) ------
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
-        mode = self.mode
-        if mode is None:
-            return
-        if mode == CHECKIFY:
-            self._passed(_checkify_check(i, n, axis, fname))
-        elif mode == INHERIT:
-            self.parent.check_index(i, n, axis, fname)
-        elif not self._here():
-            self.missed = True
-        else:
-            self._record(i, n, axis, fname)
+        self.checks.check(self, ck.index((i, n, axis, fname)))
 
     def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
-        mode = self.mode
-        if mode is None:
-            return
-        if mode == CHECKIFY:
-            self._passed(_checkify_window(i, size, n, axis))
-        elif mode == INHERIT:
-            self.parent.check_window(i, size, n, axis)
-        elif not self._here():
-            self.missed = True
-        else:
-            v = jnp.asarray(i).astype(_IDX)
-            self.item((v < 0) | (v > n - size), v, ("window", axis, n, size))
+        self.checks.check(self, ck.window((i, size, n, axis)))
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
         """Check a traced single value assigned into an integer Tensor of ``dtype`` as eager
-        code checks a number: NaN or infinity raise ``ValueError``, an integer out of the
-        dtype's range ``OverflowError``."""
-        mode = self.mode
-        if mode is None:
-            return
-        if mode == INHERIT:
-            self.parent.check_value(v, dtype)
-            return
-        for fail, bad, raw, msg in _value_checks(v, dtype):
-            if mode == CHECKIFY:
-                self._passed(_checkify_value(fail, raw, msg))
-            elif not self._here():
-                self.missed = True
-            else:
-                self.item(fail, bad, msg)
+        code checks a number (``_check_kinds.Value``)."""
+        self.checks.check(self, ck.value((v, dtype)))
 
     def check_matrices(self, bad: Any, message: str, arg: str) -> None:
-        """Check a stack of matrices (``JitTrace.check_matrices``): the first failing
-        one's flat index is the value recorded; the call raises ``LinAlgError``."""
-        mode = self.mode
-        if mode is None:
-            return
-        if mode == INHERIT:
-            self.parent.check_matrices(bad, message, arg)
-        elif mode == CHECKIFY:
-            self._passed(_checkify_matrices(bad(), message, arg))
-        elif not self._here():
-            self.missed = True
-        else:
-            flags = bad()
-            if flags.size:
-                self.item(jnp.any(flags), jnp.argmax(flags.reshape(-1)).astype(_IDX),
-                          ("linalg", message, arg, flags.shape))
+        """Check a stack of matrices (``JitTrace.check_matrices``, ``_check_kinds.Matrices``)."""
+        self.checks.check(self, ck.matrices((bad, message, arg)))
+
+    def check(self, c: Any) -> None:
+        """Make the check ``c`` of a call nested in this trace, in this trace's mode."""
+        self.checks.check(self, c)
 
     def _here(self) -> bool:
-        """Whether a check made now can be recorded (OWN mode): at the top level of the
+        """Whether a check made now can be recorded (folded modes): at the top level of the
         trace, or in a jaxtensor control-flow body, whose checks are carried through it."""
         cur = current_trace()
         return cur is self.jax_trace or (self.loop is not None and cur is self.body)
@@ -320,7 +227,11 @@ class Trace(JitTrace):
                 self.code = None
             self.items.append((fail, v, code))
             self.msgs.append(msg)
-            self._passed(~fail)
+            ok, code = ~fail, self.code
+            if code is not None:  # (hoisted gates: one comparison with the code)
+                self.ok = (code == 0) | (code > len(self.items))
+            else:
+                self.ok = ok if self.ok is None else self.ok & ok
             return
         if not self._here():  # (a loop's carried check inside another JAX transformation)
             self.missed = True
@@ -331,41 +242,6 @@ class Trace(JitTrace):
         lp.items.append((fail, v, len(self.msgs) if code is None else code))
         lp.ok = ~fail if lp.ok is None else lp.ok & ~fail
         lp.fresh += 1
-
-    def _passed(self, ok: Any) -> None:
-        if self.mode == CHECKIFY:
-            self.ok = True  # (a check was made: later writes read the error state)
-        elif current_trace() is self.jax_trace:
-            code = self.code
-            if code is not None:
-                self.ok = (code == 0) | (code > len(self.items))
-            else:
-                self.ok = ok if self.ok is None else self.ok & ok
-
-    def _record(self, i: Any, n: int, axis: int, fname: str | None) -> None:
-        i = jnp.asarray(i)
-        if i.size == 0:
-            return
-        dt = np.dtype(i.dtype)
-        # Unsigned values too large for the index dtype would wrap when converted: compare
-        # them in their own dtype, and undo the wrap on the host. For an array, the value
-        # named is the one eager code names: the largest if it is too large, else the
-        # smallest.
-        wrap = dt.kind == "u" and dt.itemsize >= _IDX_SIZE
-        if wrap:
-            hi = jnp.max(i) if i.ndim else i
-            fail = hi >= n
-            v = hi.astype(_IDX)
-        elif i.ndim:
-            v = i.astype(_IDX)
-            lo, hi = jnp.min(v), jnp.max(v)
-            too_big = hi >= n
-            fail = too_big | (lo < -n)
-            v = lax.select(too_big, hi, lo)
-        else:
-            v = i.astype(_IDX)
-            fail = (v < -n) | (v >= n)
-        self.item(fail, v, (axis, n, wrap, fname))
 
     def check_output(self) -> Any:
         """The recorded checks folded into ``[code, value]``: ``code`` is 0 when every check
@@ -380,7 +256,7 @@ class Trace(JitTrace):
 
 
 class BodyChecks:
-    """The checks of one trace of a jaxtensor control-flow body (OWN mode): ``items``
+    """The checks of one trace of a jaxtensor control-flow body (folded modes): ``items``
     (fails, value, code) in order; ``ok``: whether every check so far passed (with what
     gated the body from outside), which gates the body's writes."""
 
@@ -429,7 +305,7 @@ class CheckedTrace(JitTrace):
     installs after it."""
 
     __slots__ = ("closed",)
-    mode = CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
+    mode = CheckMode.CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
 
     def __init__(self, closed: bool = False) -> None:
         self.closed: dict[Storage, Any] | None = {} if closed else None
@@ -474,124 +350,20 @@ class CheckedTrace(JitTrace):
         return None
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
-        _checkify_check(i, n, axis, fname)
+        ck.index((i, n, axis, fname)).checkify()
 
     def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
-        _checkify_window(i, size, n, axis)
+        ck.window((i, size, n, axis)).checkify()
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
-        for fail, _, raw, msg in _value_checks(v, dtype):
-            _checkify_value(fail, raw, msg)
+        ck.value((v, dtype)).checkify()
 
     def check_matrices(self, bad: Any, message: str, arg: str) -> None:
-        _checkify_matrices(bad(), message, arg)
+        ck.matrices((bad, message, arg)).checkify()
 
-
-def _checker(key: tuple, make: Any) -> Any:
-    """The cached ``jax.jit`` function ``make()`` of a checkify check (``key``: what its
-    message and bounds depend on). Made inside a cached function, a check's error state
-    carries the same metadata at every call, so the compiled functions after it are found
-    again under an eager ``jaxtensor.grad`` (a bare check recompiles each of them at every
-    call)."""
-    fn = _CHECKERS.get(key)
-    if fn is None:
-        fn = _CHECKERS[key] = jax.jit(make())
-    return fn
-
-
-_CHECKERS = cache("checkify checks", 512)
-
-
-def _checkify_window(i: Any, size: int, n: int, axis: int) -> Any:
-    def make() -> Any:
-        def check(i: Any) -> Any:
-            ok = (i >= 0) & (i <= n - size)
-            checkify.check(ok, window_message("{}", size, n, axis), i)
-            return ok
-        return check
-
-    return _checker(("window", size, n, axis), make)(jnp.asarray(i))
-
-
-def _checkify_check(i: Any, n: int, axis: int, fname: str | None = None) -> Any:
-    i = jnp.asarray(i)
-    if i.size == 0:
-        return jnp.bool_(True)
-
-    def make() -> Any:
-        def check(i: Any) -> Any:
-            ok = (i >= -n) & (i < n)
-            if i.ndim == 0:
-                bad = i
-            else:  # the value eager code names: the largest if too large, else the smallest
-                hi = jnp.max(i)
-                bad = jnp.where(hi >= n, hi, jnp.min(i))
-            ok = jnp.all(ok)
-            checkify.check(ok, message("{}", n, axis, fname), bad)
-            return ok
-        return check
-
-    return _checker(("index", n, axis, fname), make)(i)
-
-
-def _checkify_value(fail: Any, raw: Any, msg: tuple) -> Any:
-    def make() -> Any:
-        def check(fail: Any, raw: Any) -> Any:
-            checkify.check(~fail, value_message(msg), raw)
-            return ~fail
-        return check
-
-    return _checker(("value", msg), make)(fail, raw)
-
-
-def _checkify_matrices(flags: Any, message: str, arg: str) -> Any:
-    """``checkify.check`` that no matrix of a stack failed; the message names the first
-    failing one as eager code does (its index in the stack: the checkify values). Made
-    inside a cached ``jax.jit`` function: checkify's error state then carries the same
-    metadata at every call, so the compiled functions after it are found again under an
-    eager ``jaxtensor.grad`` (a bare check recompiles each of them at every call)."""
-    if not flags.size:
-        return jnp.bool_(True)
-    fn = _MATRIX_CHECKS.get((message, arg))
-    if fn is None:
-        def check(flags: Any) -> Any:
-            ok = ~jnp.any(flags)
-            nd = flags.ndim
-            index = jnp.unravel_index(jnp.argmax(flags.reshape(-1)), flags.shape) if nd else ()
-            checkify.check(ok, message.format(matrix_name(arg, ["{}"] * nd)), *index)
-            return ok
-
-        fn = _MATRIX_CHECKS[message, arg] = jax.jit(check)
-    return fn(flags)
-
-
-_MATRIX_CHECKS = cache("checkify matrix checks", 256)
-
-
-def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
-    """The checks of a single value assigned into the integer ``dtype``, each (fails, value
-    to report in the folded output, value for checkify, message tuple). A float fails when it
-    is not finite (reported as -1, 0 or 1 for -inf, NaN and inf: ``_FLOAT_NAMES``) and, as
-    eager code does, when its truncation is out of the dtype's range (one beyond the index
-    dtype's range is reported as that range's end)."""
-    v = jnp.asarray(v)
-    vdt = np.dtype(v.dtype)
-    lo, hi = np.iinfo(dtype).min, np.iinfo(dtype).max
-    if jnp.issubdtype(vdt, jnp.floating):  # (bfloat16 has kind "V")
-        finite = jnp.isfinite(v)
-        t = jnp.where(finite, jnp.trunc(v), 0)
-        bad = t.astype(_IDX)
-        return [(~finite, jnp.where(jnp.isnan(v), 0, jnp.sign(v)).astype(_IDX), v,
-                 ("value", str(dtype), "f", False)),
-                ((t < float(lo)) | (t >= float(hi) + 1), bad, bad, ("value", str(dtype), "i", False))]
-    vlo, vhi = np.iinfo(vdt).min, np.iinfo(vdt).max
-    fail = jnp.zeros((), bool)
-    if lo > vlo:
-        fail = fail | (v < lo)
-    if hi < vhi:
-        fail = fail | (v > hi)
-    unsigned = vdt.kind == "u" and vdt.itemsize >= _IDX_SIZE
-    return [(fail, v.astype(_IDX), v, ("value", str(dtype), "i", unsigned))]
+    def check(self, c: Any) -> None:
+        """A check of a call nested in this trace: checkify's."""
+        c.checkify()
 
 
 #: a failed matrix check's message (under ``vmap``, checkify names the batch member first)
@@ -627,14 +399,6 @@ def _writes(eqn: Any) -> bool:
         if hasattr(inner, "eqns") and any(_writes(e) for e in inner.eqns):
             return True
     return False
-
-
-def effective_mode(trace: JitTrace) -> str | None:
-    """The check mode a ``jaxtensor.jit`` call made inside ``trace`` inherits (through any
-    chain of nested calls, each inheriting its enclosing one's)."""
-    while getattr(trace, "mode", None) == INHERIT:
-        trace = trace.parent
-    return getattr(trace, "mode", None)
 
 
 def weak(storages: list[Storage]) -> tuple:

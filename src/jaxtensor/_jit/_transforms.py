@@ -23,7 +23,8 @@ from .._core import Tensor, current_trace
 from .._core import current as _current
 from ._check_errors import checkify_error
 from ._jit import jit
-from ._trace import CHECKIFY, CheckedTrace, EvalTrace, effective_mode
+from ._modes import CheckMode, behaviour, choose
+from ._trace import CheckedTrace, EvalTrace
 
 __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
 
@@ -58,16 +59,15 @@ def _top_level() -> bool:
     return _current.get() is None and isinstance(current_trace(), EvalTrace)
 
 
-def _checking() -> str | None:
-    """How the bounds checks of a transform's function are made: ``"top"`` (a top-level
-    call: they raise after the transform), ``"nested"`` (inside a trace checking under
-    checkify, ``jaxtensor.jit``'s or a top-level transform's: the transform reports them to
-    that checkify), or None (no checks, or the enclosing ``jaxtensor.jit`` checks in its own
-    mode: a check it cannot carry out makes it trace the function again under checkify)."""
-    t = _current.get()
-    if t is None:
-        return "top" if isinstance(current_trace(), EvalTrace) else None
-    return "nested" if effective_mode(t) == CHECKIFY else None
+def _checking() -> Any:
+    """How the bounds checks of a transform's function are made: the behaviour of its
+    ``_modes.CheckMode``. The transform checks under checkify (``.checkify``) in CHECKIFY
+    mode (a top-level call: they raise after the transform) and INHERITED_CHECKIFY (inside
+    a trace checking under checkify, ``jaxtensor.jit``'s or a top-level transform's: the
+    transform reports them to that checkify); not with no checks, nor in INHERITED mode
+    (the enclosing ``jaxtensor.jit`` checks in its own mode: a check it cannot carry out
+    makes it trace the function again under checkify)."""
+    return behaviour(choose(True, not _top_level(), _current.get(), False))
 
 
 
@@ -125,20 +125,20 @@ def _with_error(f: Callable, has_aux: bool) -> Callable:
 
 
 class _Checking:
-    """The bounds checks of a transform's call: at top level (``how``) a
+    """The bounds checks of a transform's call: at top level (``how`` not inherited) a
     :class:`CheckedTrace` is installed while JAX traces the function, so a ``jaxtensor.jit``
     function or loop called inside checks in checkify mode (nested, the enclosing trace
     already does). ``finish`` installs the values written into closed-over Tensors, then
     reports a failed check: raises its eager error at top level, or hands it to the
     enclosing checkify."""
 
-    def __init__(self, how: str, closed: bool = True) -> None:
+    def __init__(self, how: Any, closed: bool = True) -> None:
         self.how = how
         self.closed = closed
         self.tok: Any = None
 
     def __enter__(self) -> _Checking:
-        if self.how == "top":
+        if not self.how.inherited:
             self.tok = _current.set(CheckedTrace(self.closed))
         return self
 
@@ -149,7 +149,7 @@ class _Checking:
     def finish(self, err: Any, written: Any = ((), ())) -> None:
         for st, v in zip(*written):
             st.install(v)
-        if self.how != "top":
+        if self.how.inherited:
             checkify.check_error(err)
             return
         error = checkify_error(err)
@@ -202,7 +202,7 @@ def value_and_grad(
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         how = _checking()
-        if how is None:
+        if not how.checkify:
             with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
                 (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
@@ -261,7 +261,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
         return _unwrap(out)
 
     how = _checking()
-    if how is not None:
+    if how.checkify:
         with _Checking(how) as c:
             out, back, (aux, err, written) = jax.vjp(_with_error(f, has_aux), *primals,
                                                      has_aux=True)
@@ -305,7 +305,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
         return _unwrap(out)
 
     how = _checking()
-    if how is not None:
+    if how.checkify:
         with _Checking(how) as c:
             out, t_out, (aux, err, written) = jax.jvp(_with_error(f, has_aux), primals,
                                                       tangents, has_aux=True)
@@ -348,7 +348,7 @@ def vmap(
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not _top_level():
             return _wrap(f(*args, **kwargs))
-        with _Checking("top", closed=False) as c:
+        with _Checking(behaviour(CheckMode.CHECKIFY), closed=False) as c:
             err, out = checked(*args, **kwargs)
         c.finish(err)
         return _wrap(out)
