@@ -343,10 +343,11 @@ JIT_ORDER = [
     "_jit._check_errors",  # the errors of failed checks, as eager code raises them
     "_jit._spec",        # what a call passes: the call spec and each leaf's description
     "_jit._errors",      # what the user sees: tracebacks, names, warnings, IndexOverflowError
-    "_jit._plans",       # a compiled variant and how it is called (the call protocol)
+    "_jit._plans",       # a compiled variant and the call it runs for
+    "_jit._protocol",    # the call protocol, written once, and the code made from it
     "_jit._shardings",   # in_shardings / out_shardings
     "_jit._hostcheck",   # checks decided on the host
-    "_jit._guard",       # the generated guard of plain calls
+    "_jit._guard",       # the guard of plain calls: signature checks, then the protocol
     "_jit._reads",       # what an eager loop body reads
     "_jit._probes",      # a repeat eager loop's cheap check of what its bodies read
     "_jit._unfused",     # values XLA:CPU computes once (a loop body's checks)

@@ -6,8 +6,10 @@ first failing call needs (another thread may use the call's Tensors meanwhile)."
 
 from __future__ import annotations
 
+import functools
 import threading
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,62 +59,84 @@ BODIES = {
     "two writes": lambda x, i: (x.__setitem__(0, 1.0), x.__setitem__(i, 2.0)),
 }
 
+#: the shapes of a call, each taking another path: the guard of a plain signature, the
+#: general path (a static argument), a closed-over Tensor (the guard with an implicit
+#: storage), a call nested in another jaxtensor.jit function, and a Tensor passed twice, once
+#: as a view (the general path with two leaves on one storage)
+SHAPES = ["plain", "general", "closed-over", "nested", "view"]
 
-@pytest.mark.parametrize("name", sorted(BODIES))
-def test_a_failed_check_of_a_plain_call_shows_only_user_frames(name: str) -> None:
+
+def _call_of(shape: str, body: Callable, x: jt.Tensor, probe: Callable) -> Callable:
+    """``call(i)`` making ``body(x, i)`` through ``shape``; ``probe()`` runs while traced."""
+    if shape == "closed-over":
+        def g(i: Any) -> None:
+            probe()
+            body(x, i)
+        return jt.jit(g)
+
+    def f(t: jt.Tensor, i: Any, *rest: Any) -> None:
+        probe()
+        body(t, i)
+
+    if shape == "plain":
+        return functools.partial(jt.jit(f), x)
+    if shape == "general":
+        g = jt.jit(f, static_argnums=2)
+        return lambda i: g(x, i, "static")
+    if shape == "view":
+        h = jt.jit(lambda t, v, i: f(t, i))
+        return lambda i: h(x, x[1:], i)
+    inner = jt.jit(lambda t, i: body(t, i))
+
+    def nest(t: jt.Tensor, i: Any) -> None:
+        probe()  # (the outer function is traced again, the inner one's jax.jit trace kept)
+        inner(t, i)
+
+    outer = jt.jit(nest)
+    return lambda i: outer(x, i)
+
+
+#: (body, shape) pairs: every body through the guard's shapes and the general path; a
+#: nested call and a view argument with one body each (the same generated protocol runs them
+#: whatever the body)
+CASES = [(name, shape) for name in sorted(BODIES)
+         for shape in ("plain", "general", "closed-over")] + [
+    ("affine", "nested"), ("squared", "view")]
+
+
+@pytest.mark.parametrize("name,shape", CASES)
+def test_a_failing_call_shows_user_frames_holds_no_lock_and_writes_as_eager(
+        name: str, shape: str) -> None:
+    """A failed check raises with a traceback of the user's frames only; the first failing
+    call traces (and compiles) the program that makes eager code's writes before the
+    failure with the call's storage lock free; the Tensor holds what eager code leaves,
+    after the failures and after a later passing call."""
     body = BODIES[name]
-
-    def f(x: jt.Tensor, i: Any) -> None:
-        body(x, i)
-
-    g = jt.jit(f)
+    held: list[bool] = []
     x = jt.zeros(5)
-    g(x, 1)
-    g(x, 2)  # (the guard of the plain signature makes this call and the next)
+    call = _call_of(shape, body, x, lambda: held.append(_held_by_this_thread(x)))
+    call(1)
+    call(2)  # (the guard of a plain signature makes this call and the next)
+    n = len(held)
     for _ in range(2):  # the first failure (compiling what it needs) and a repeat
         with pytest.raises(IndexError) as info:
-            g(x, 7)
+            call(7)
         files = [fr.filename for fr in traceback.extract_tb(info.value.__traceback__)]
         assert not [f for f in files if f.startswith("<")], files
         assert files[0] == __file__
         # (the entry of jaxtensor.jit is left, marked hidden, as JAX leaves its own)
         assert _own_frames(info.value) == [], files
-    eager = jt.zeros(5)
-    body(eager, 1)
-    body(eager, 2)
-    with pytest.raises(IndexError):
-        body(eager, 7)
-    np.testing.assert_array_equal(np.asarray(x), np.asarray(eager))
-
-
-@pytest.mark.parametrize("plain", [True, False], ids=["plain call", "general call"])
-@pytest.mark.parametrize("name", sorted(BODIES))
-def test_no_lock_is_held_while_a_failing_call_traces(name: str, plain: bool) -> None:
-    """The first failing call traces (and compiles) the program that makes eager code's
-    writes before the failure: the call's storage lock is free meanwhile."""
-    body = BODIES[name]
-    held: list[bool] = []
-
-    def f(x: jt.Tensor, i: Any, *rest: Any) -> None:
-        held.append(_held_by_this_thread(x))
-        body(x, i)
-
-    g = jt.jit(f, static_argnums=2) if not plain else jt.jit(f)
-    extra = () if plain else ("static",)
-    x = jt.zeros(5)
-    g(x, 1, *extra)
-    g(x, 2, *extra)
-    n = len(held)
-    with pytest.raises(IndexError):
-        g(x, 7, *extra)
-    assert len(held) > n  # (traced again for the failing call)
-    assert not any(held), held
+        del info
+    if shape != "nested":  # (there the checks are under checkify from the first trace on)
+        assert len(held) > n  # (traced again for the failing call)
+    assert held and not any(held), held
     eager = jt.zeros(5)
     for i in (1, 2):
         body(eager, i)
-    with pytest.raises(IndexError):
-        body(eager, 7)
+    for _ in range(2):
+        with pytest.raises(IndexError):
+            body(eager, 7)
     np.testing.assert_array_equal(np.asarray(x), np.asarray(eager))
-    g(x, 0, *extra)  # (and the Tensor is usable after)
+    call(0)  # (and the Tensor is usable after)
     body(eager, 0)
     np.testing.assert_array_equal(np.asarray(x), np.asarray(eager))

@@ -84,7 +84,7 @@ def _body_hoisted(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tup
     true first failure, since every check up to it sees what eager code sees. Where the
     checks read no write and no loop, they are computed ahead of the writes, and the
     call's program on XLA:CPU is ``cond(code == 0, every write ungated, nothing
-    written)`` with the code as its last output (read by :func:`~._plans.coded`): a passing call
+    written)`` with the code as its last output (read by :func:`~._protocol.coded`): a passing call
     pays no gate (elsewhere the call's program is the gated one below).
     A failing one is made again by the *gated* program (``gated``: the traced program
     applied with that code, whose writes are what eager code leaves), compiled at the

@@ -19,8 +19,9 @@ One call path (see ``docs/architecture.md``):
    earlier trace follow as implicit inputs. The description (the *spec*: shapes aside,
    everything the trace depends on) picks a :class:`Plan`, one ``jax.jit`` function.
    A repeat *plain* call (positional Tensors without views, numbers, arrays) skips the
-   description: the guard generated for its signature (``_guard.py``, the one place
-   code is generated) checks the signature and makes the same call.
+   description: the guard generated for its signature (``_guard.py``) checks the
+   signature and makes the same call. Both run code made from the one definition of the
+   call protocol (``_protocol.py``: lock, lend, run, restore on error, write back).
 2. Tracing runs ``_checks.body``: a :class:`~jaxtensor._jit._trace.Trace` in the
    ``jaxtensor._core._context.current`` context variable gives the function its own value of
    every storage and collects bounds checks of traced index values into one small
@@ -61,22 +62,17 @@ from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import eval_trace as _eval_trace
 from .._core._jax_private import initial_result_paths as _initial_result_paths
 from .._core._jax_private import trace_state as _trace_state
-from . import _check_errors, _checks, _errors, _guard, _shardings
+from . import _check_errors, _checks, _errors, _guard, _protocol, _shardings
 from . import _pytree as jpt
 from . import _spec as jsp
 from . import _trace as jtr
 from ._errors import IndexOverflowError, RecompileWarning, UnrolledLoopWarning
 from ._modes import CheckMode, behaviour, choose
-from ._plans import CALL, Call, Plan, Retrace, Unready, coded
+from ._plans import CALL, Call, Plan, Retrace
+from ._protocol import MISS, Unready, coded
 from ._spec import VALUE, OnStorage
 
 __all__ = ["IndexOverflowError", "RecompileWarning", "UnrolledLoopWarning", "jit"]
-
-
-def _restore(busy: list[tuple[Storage, Any]]) -> None:
-    for st, a in busy:
-        st.restore(a)
-
 
 
 class Jitted:
@@ -121,7 +117,7 @@ class Jitted:
         """The function :func:`jit` returns (a plain function: a call costs less than an
         object's ``__call__``, and it binds as a method by itself)."""
         state = self
-        miss = _guard.MISS
+        miss = MISS
 
         def jitted(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True  # noqa: F841 - (pytest and IPython hide this frame)
@@ -136,14 +132,8 @@ class Jitted:
                     if guard is not None:
                         try:
                             res = guard(state, args)
-                        except Retrace:
-                            state._retrace(guard.plan)
-                            res = miss
-                        except Unready as e:  # (the locks released: compiled, made again)
-                            try:
-                                e.ready()
-                            except Retrace:
-                                state._retrace(guard.plan)
+                        except (Retrace, Unready) as e:  # (out of the locks: made again)
+                            _protocol.recover(e, state, guard.plan)
                             res = miss
                         if res is not miss:
                             return res
@@ -192,72 +182,42 @@ class Jitted:
     def _call(self, args: tuple, kwargs: dict) -> Any:
         """Any call: pytrees, keyword and static arguments, aliasing, views, inside other
         traces. A plain call (see ``_guard.py``) gets the guard of its signature, which
-        makes the next such calls."""
+        makes the next such calls. The call itself: ``_protocol.general``."""
         d = self._describe(args, kwargs)
         if d.nested:
             return self._call_nested(args, kwargs, d)
-        storages, inputs, starts = d.storages, d.inputs, d.starts
-        n_args = len(args)
-        while True:
-            # Which buffers can be donated is decided under the locks (Storage.lend); the
-            # plan for the likely answer is traced and compiled before, holding no lock, so
-            # eager work in other threads never waits for a compile.
-            donated = tuple([self._donate and st.can_donate() for st in storages])
-            spec = d.spec(n_args, donated)
-            plan = self._plans.get(spec)
-            if plan is None or not plan.ready:
-                made = self._lower(spec, d)
-                if made is None:  # a storage was discovered, or checks need checkify
-                    return self._call(args, kwargs)
-                plan = made[0]
-                made[1].compile()  # (kept by jax.jit: the call then runs it without tracing)
-                plan.ready = True
-                del made
-            held = _guard.lock(storages)
-            try:
-                lent = [st.lend(self._donate) for st in storages]
-                arrays = [a for a, _ in lent]
-                if tuple([dn for _, dn in lent]) != donated:  # (another thread took a value)
-                    _restore([(st, a) for st, (a, dn) in zip(storages, lent) if dn])
-                    del lent, arrays  # (held, they would keep the next try from donating)
-                    continue
-                del lent
-                if not kwargs and not d.static:
-                    self._use_guard(d.leaves, d.desc, d.implicit, donated, n_args, plan)
-                for k, p in enumerate(plan.positions):
-                    inputs[p] = arrays[k]
-                if starts:
-                    inputs.append(jsp.starts_array(starts))
-                tok = CALL.set(Call(storages, d.outer, d.parent))
-                try:
-                    result = plan.fn(*inputs)
-                except (Retrace, Unready) as e:  # (made again below, holding no lock)
-                    if type(e) is Unready:
-                        e.put_back(storages)
-                    _restore([(st, a) for st, a, dn in zip(storages, arrays, donated) if dn])
-                    again = e
-                except BaseException:
-                    _restore([(st, a) for st, a, dn in zip(storages, arrays, donated) if dn])
-                    raise
-                else:
-                    del inputs, arrays
-                    return self._finish(plan, result, storages, d.leaves, False)
-                finally:
-                    CALL.reset(tok)
-            finally:
-                _guard.unlock(held)
-            inputs.clear()  # (d's references to the values lent would keep the next call
-            del inputs, arrays  # from donating them)
-            if type(again) is Unready:
-                try:
-                    again.ready()  # (the plan's gated program compiled)
-                except Retrace as e:
-                    again = e
-            retrace = type(again) is Retrace
-            del again  # (its traceback holds the values lent: the next call would not donate)
-            if retrace:
-                self._retrace(plan)
-            return self._call(args, kwargs)
+        storages, n_args = d.storages, len(args)
+        # Which buffers can be donated is decided under the locks (Storage.lend); the plan
+        # for the likely answer is traced and compiled before, holding no lock, so eager
+        # work in other threads never waits for a compile.
+        donated = tuple([self._donate and st.can_donate() for st in storages])
+        spec = d.spec(n_args, donated)
+        plan = self._plans.get(spec)
+        if plan is None or not plan.ready:
+            made = self._lower(spec, d)
+            if made is None:  # a storage was discovered, or checks need checkify
+                return self._call(args, kwargs)
+            plan = made[0]
+            made[1].compile()  # (kept by jax.jit: the call then runs it without tracing)
+            plan.ready = True
+            del made
+        if not kwargs and not d.static:
+            self._use_guard(d.leaves, d.desc, d.implicit, donated, n_args, plan)
+        inputs = list(d.inputs)
+        if d.starts:
+            inputs.append(jsp.starts_array(d.starts))
+        call = _protocol.general(len(storages), donated, self._donate)
+        try:
+            res = call(self, plan, storages, inputs, Call(storages, d.outer, d.parent),
+                       d.leaves)
+        except (Retrace, Unready) as e:  # (out of the locks: made again)
+            _protocol.recover(e, self, plan)
+            res = MISS
+        del inputs  # (holding the values lent, it would keep the next call from donating)
+        if res is not MISS:
+            return res
+        # (another thread took a value lent, or dropped the plan: described again)
+        return self._call(args, kwargs)
 
     def lower(self, args: tuple, kwargs: dict) -> Any:
         """JAX's ``Lowered`` of the program a call with these arguments runs (its
@@ -285,20 +245,18 @@ class Jitted:
             inputs.append(jsp.starts_array(d.starts))
         # whether the enclosing trace's checks so far passed: what its write-back is gated by
         before = d.parent.gate() if isinstance(d.parent, jtr.Trace) else None
-        tok = CALL.set(Call(storages, d.outer, d.parent))
         try:
-            result = plan.fn(*inputs)
-        except Retrace:
-            del inputs
-            self._retrace(plan)
-            return self._call(args, kwargs)
+            res = _protocol.nested(self, plan, storages, inputs, Call(storages, d.outer,
+                                   d.parent), d.leaves, before)
         finally:
-            CALL.reset(tok)
             if behaviour(spec.check).per_call:
                 # (its checks went to this enclosing trace while JAX traced it: a plan that
                 # JAX would not trace again must not serve another enclosing trace)
                 self._plans.pop(spec, None)
-        return self._finish(plan, result, storages, d.leaves, True, before)
+        if res is MISS:
+            del inputs
+            return self._call(args, kwargs)
+        return res
 
     def _lower(self, spec: jsp.Spec, d: jsp.Desc) -> tuple[Plan, Any] | None:
         """The plan of ``spec`` traced (holding no lock) and JAX's ``Lowered``, or None when the
@@ -419,7 +377,7 @@ class Jitted:
         key_t = tuple(key)
         guard = self._guards.get(key_t)
         if guard is None or guard.plan is not plan:
-            guard = self._guards[key_t] = _guard.make(key_t, n_args, plan, self._donate, CALL)
+            guard = self._guards[key_t] = _guard.make(key_t, n_args, plan, self._donate)
         self._guard = guard
 
     # -- tracing ----------------------------------------------------------------------
