@@ -9,6 +9,7 @@ fast as before), never by a tuple's position or a string tag. The sources are re
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import itertools
 import textwrap
@@ -19,13 +20,12 @@ import pytest
 
 from jaxtensor._core import _view
 from jaxtensor._indexing import _advanced, _plan
-from jaxtensor._jit import _pytree, _spec
+from jaxtensor._jit import _check_errors, _pytree, _spec
 
 PKG = Path(__file__).resolve().parents[2] / "src" / "jaxtensor"
-#: the modules whose codes and descriptions are named (the check-entry tuples of
-#: ``_jit/_trace.py`` and ``_jit/_check_errors.py`` are issue 27 item 3's)
-SCANNED = sorted(PKG.glob("_indexing/*.py")) + [PKG / "_jit" / "_pytree.py",
-                                                PKG / "_jit" / "_spec.py"]
+#: the modules whose codes and descriptions are named
+SCANNED = sorted(PKG.glob("_indexing/*.py")) + [PKG / "_jit" / n for n in (
+    "_pytree.py", "_spec.py", "_check_errors.py")]
 
 #: per family, its kinds; ``keys``: the family's codes are keys of caches, so two codes of
 #: different kinds must never compare equal
@@ -175,3 +175,17 @@ def test_signatures_hash_as_tuples() -> None:
         _plan.IntCode, _plan.SliceCode, type(None), _plan.WindowCode, _plan.ArrayCode,
         _plan.MaskCode]
     assert hash(sig) == hash(tuple(tuple(s) if isinstance(s, tuple) else s for s in sig))
+
+
+def test_what_failed_checks_report_is_typed_and_never_equal_across_kinds() -> None:
+    """A folded check's record (kept on the program's ``Aux``, compared with other
+    programs') is one frozen type per kind, which makes its eager error itself."""
+    e = _check_errors
+    same = [e.IndexFailure(0, 3, False, None), e.WindowFailure(0, 3, False),
+            e.ValueFailure("int8", "i", False), e.MatrixFailure("{}", "x", (0,))]
+    assert len(set(same)) == len(same)
+    assert [type(f.error(5)) for f in same[:3]] == [IndexError, IndexError, OverflowError]
+    assert str(same[0].error(5)) == "index 5 is out of bounds for axis 0 with size 3"
+    for f in same:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(f, dataclasses.fields(f)[0].name, 1)

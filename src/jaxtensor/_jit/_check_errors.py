@@ -5,6 +5,7 @@ becomes."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,9 @@ _LINALG = re.compile(r"(at mapped index [0-9, ]+: )*linalg\.")
 _FLOAT_NAMES = {-1: "-inf", 0: "nan", 1: "inf"}
 
 
-def value_error(msg: tuple, v: Any) -> Exception:
-    _, dtype, kind, _ = msg
+def value_error(dtype: str, kind: str, v: Any) -> Exception:
+    """The eager error of a number that does not fit the integer ``dtype`` (``kind``: "f" for
+    a NaN or infinity, reported as -1, 0, 1; "i" for an integer out of range)."""
     if kind == "f":
         name = _FLOAT_NAMES.get(int(v), v) if not isinstance(v, str) else v
         return ValueError(f"cannot convert float {name} to integer: a Tensor of dtype {dtype} "
@@ -43,12 +45,71 @@ def value_error(msg: tuple, v: Any) -> Exception:
     return OverflowError(f"Python integer {v} out of bounds for {dtype}")
 
 
-def value_message(msg: tuple) -> str:
+# What a folded check records of itself, for the error of its failure (the trace's
+# ``msgs``, kept on the program's ``Aux``): one frozen type per kind, so two kinds never
+# compare equal, each making its eager error from the value the check reported.
+@dataclass(frozen=True, slots=True)
+class IndexFailure:
+    """An index out of an axis of ``n``; ``fname``: the public function checked, if any."""
+
+    axis: int
+    n: int
+    unsigned: bool  # the value reported wraps at the index dtype's width
+    fname: str | None
+
+    def error(self, v: int) -> Exception:
+        if self.unsigned:
+            v %= 1 << (8 * _IDX_SIZE)
+        return IndexError(message(v, self.n, self.axis, self.fname))
+
+
+@dataclass(frozen=True, slots=True)
+class WindowFailure:
+    """A ``ds(start, size)`` window out of an axis of ``n``."""
+
+    axis: int
+    n: int
+    size: int
+
+    def error(self, v: int) -> Exception:
+        return IndexError(window_message(v, self.size, self.n, self.axis))
+
+
+@dataclass(frozen=True, slots=True)
+class ValueFailure:
+    """A number assigned into an integer Tensor of ``dtype`` that it does not fit."""
+
+    dtype: str
+    kind: str  # "f": a NaN or infinity (reported as 0, -1, 1); "i": an integer out of range
+    unsigned: bool  # the value reported wraps at the index dtype's width
+
+    def error(self, v: Any) -> Exception:
+        if self.unsigned and not isinstance(v, str):
+            v %= 1 << (8 * _IDX_SIZE)
+        return value_error(self.dtype, self.kind, v)
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixFailure:
+    """A matrix of a stack of ``shape`` that a ``linalg`` function cannot take."""
+
+    text: str  # the message, ``{}`` for the matrix's name
+    arg: str  # the argument's name
+    shape: tuple[int, ...]  # the stack's shape (the value reported is a flat index in it)
+
+    def error(self, v: int) -> Exception:
+        return LinAlgError(self.text.format(matrix_name(self.arg, np.unravel_index(v, self.shape))))
+
+
+Failure = IndexFailure | WindowFailure | ValueFailure | MatrixFailure
+
+
+def value_message(failure: ValueFailure) -> str:
     """The checkify form of a value check's message (``{}``: the value)."""
-    return str(value_error(msg, "{}"))
+    return str(value_error(failure.dtype, failure.kind, "{}"))
 
 
-def check_error(checks: tuple, chk: Any) -> Exception | None:
+def check_error(checks: tuple[Failure, ...], chk: Any) -> Exception | None:
     """The error of the first failing check in ``chk`` (``[code, value]``), or None:
     ``IndexError`` for an index, ``ValueError``/``OverflowError`` for an assigned value,
     ``LinAlgError`` for a matrix."""
@@ -56,22 +117,7 @@ def check_error(checks: tuple, chk: Any) -> Exception | None:
     code = int(c[0])
     if not code:
         return None
-    entry = checks[code - 1]
-    v = int(c[1])
-    if entry[0] == "window":
-        _, axis, n, size = entry
-        return IndexError(window_message(v, size, n, axis))
-    if entry[0] == "value":
-        if entry[3]:
-            v %= 1 << (8 * _IDX_SIZE)
-        return value_error(entry, v)
-    if entry[0] == "linalg":
-        _, text, arg, shape = entry
-        return LinAlgError(text.format(matrix_name(arg, np.unravel_index(v, shape))))
-    axis, n, unsigned, fname = entry
-    if unsigned:
-        v %= 1 << (8 * _IDX_SIZE)
-    return IndexError(message(v, n, axis, fname))
+    return checks[code - 1].error(int(c[1]))
 
 
 def checkify_error(err: Any) -> Exception | None:

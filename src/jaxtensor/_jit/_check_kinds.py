@@ -1,5 +1,5 @@
 """What each bounds check of a ``jaxtensor.jit`` trace checks, in the two forms a check mode
-(``_modes.py``) may make it in: ``folded()``, the (fails, value, message tuple) items of the
+(``_modes.py``) may make it in: ``folded()``, the (fails, value, failure) items of the
 trace's one ``[code, value]`` output (``_check_errors.check_error`` raises the eager error
 from them on the host), and ``checkify()``, a ``checkify.check`` with the eager message.
 
@@ -22,7 +22,16 @@ from jax.experimental import checkify
 from .._core import IDX as _IDX
 from .._core import cache
 from .._core._errors import matrix_name
-from ._check_errors import message, value_message, window_message
+from ._check_errors import (
+    Failure,
+    IndexFailure,
+    MatrixFailure,
+    ValueFailure,
+    WindowFailure,
+    message,
+    value_message,
+    window_message,
+)
 
 _IDX_SIZE = np.dtype(_IDX).itemsize
 
@@ -35,7 +44,7 @@ class Index(NamedTuple):
     axis: int
     fname: str | None  # the function whose message names the axis a dimension
 
-    def folded(self) -> list[tuple[Any, Any, tuple]]:
+    def folded(self) -> list[tuple[Any, Any, Failure]]:
         i, n = jnp.asarray(self.i), self.n
         if i.size == 0:
             return []
@@ -58,7 +67,7 @@ class Index(NamedTuple):
         else:
             v = i.astype(_IDX)
             fail = (v < -n) | (v >= n)
-        return [(fail, v, (self.axis, n, wrap, self.fname))]
+        return [(fail, v, IndexFailure(self.axis, n, wrap, self.fname))]
 
     def checkify(self) -> Any:
         i, n, axis, fname = jnp.asarray(self.i), self.n, self.axis, self.fname
@@ -89,9 +98,10 @@ class Window(NamedTuple):
     n: int
     axis: int
 
-    def folded(self) -> list[tuple[Any, Any, tuple]]:
+    def folded(self) -> list[tuple[Any, Any, Failure]]:
         v = jnp.asarray(self.start).astype(_IDX)
-        return [((v < 0) | (v > self.n - self.size), v, ("window", self.axis, self.n, self.size))]
+        return [((v < 0) | (v > self.n - self.size), v,
+                 WindowFailure(self.axis, self.n, self.size))]
 
     def checkify(self) -> Any:
         size, n, axis = self.size, self.n, self.axis
@@ -114,7 +124,7 @@ class Value(NamedTuple):
     v: Any
     dtype: np.dtype
 
-    def folded(self) -> list[tuple[Any, Any, tuple]]:
+    def folded(self) -> list[tuple[Any, Any, Failure]]:
         return [(fail, bad, msg) for fail, bad, _, msg in _value_checks(self.v, self.dtype)]
 
     def checkify(self) -> Any:
@@ -131,12 +141,12 @@ class Matrices(NamedTuple):
     message: str
     arg: str
 
-    def folded(self) -> list[tuple[Any, Any, tuple]]:
+    def folded(self) -> list[tuple[Any, Any, Failure]]:
         flags = self.bad()
         if not flags.size:
             return []
         return [(jnp.any(flags), jnp.argmax(flags.reshape(-1)).astype(_IDX),
-                 ("linalg", self.message, self.arg, flags.shape))]
+                 MatrixFailure(self.message, self.arg, flags.shape))]
 
     def checkify(self) -> Any:
         return _checkify_matrices(self.bad(), self.message, self.arg)
@@ -163,7 +173,7 @@ def _checker(key: tuple, make: Any) -> Any:
 _CHECKERS = cache("checkify checks", 512)
 
 
-def _checkify_value(fail: Any, raw: Any, msg: tuple) -> Any:
+def _checkify_value(fail: Any, raw: Any, msg: ValueFailure) -> Any:
     def make() -> Any:
         def check(fail: Any, raw: Any) -> Any:
             checkify.check(~fail, value_message(msg), raw)
@@ -197,9 +207,9 @@ def _checkify_matrices(flags: Any, message: str, arg: str) -> Any:
 _MATRIX_CHECKS = cache("checkify matrix checks", 256)
 
 
-def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
+def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, ValueFailure]]:
     """The checks of a single value assigned into the integer ``dtype``, each (fails, value
-    to report in the folded output, value for checkify, message tuple). A float fails when it
+    to report in the folded output, value for checkify, what a failure reports). A float fails when it
     is not finite (reported as -1, 0 or 1 for -inf, NaN and inf: ``_FLOAT_NAMES``) and, as
     eager code does, when its truncation is out of the dtype's range (one beyond the index
     dtype's range is reported as that range's end)."""
@@ -211,8 +221,9 @@ def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
         t = jnp.where(finite, jnp.trunc(v), 0)
         bad = t.astype(_IDX)
         return [(~finite, jnp.where(jnp.isnan(v), 0, jnp.sign(v)).astype(_IDX), v,
-                 ("value", str(dtype), "f", False)),
-                ((t < float(lo)) | (t >= float(hi) + 1), bad, bad, ("value", str(dtype), "i", False))]
+                 ValueFailure(str(dtype), "f", False)),
+                ((t < float(lo)) | (t >= float(hi) + 1), bad, bad,
+                 ValueFailure(str(dtype), "i", False))]
     vlo, vhi = np.iinfo(vdt).min, np.iinfo(vdt).max
     fail = jnp.zeros((), bool)
     if lo > vlo:
@@ -220,4 +231,4 @@ def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, tuple]]:
     if hi < vhi:
         fail = fail | (v > hi)
     unsigned = vdt.kind == "u" and vdt.itemsize >= _IDX_SIZE
-    return [(fail, v.astype(_IDX), v, ("value", str(dtype), "i", unsigned))]
+    return [(fail, v.astype(_IDX), v, ValueFailure(str(dtype), "i", unsigned))]

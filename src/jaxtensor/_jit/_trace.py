@@ -70,8 +70,8 @@ class Trace(JitTrace):
         self.checks = behaviour(mode)
         self.missed = False
         self.items: list[tuple[Any, Any]] = []  # folded modes: (fails, offending value) per check
-        # ... and (axis, size, unsigned, function name), or ("value", dtype, kind, unsigned)
-        self.msgs: list[tuple] = []
+        # ... and what each reports when it fails (``_check_errors.Failure``)
+        self.msgs: list = []
         # whether every check made so far (in this JAX trace) passed: a traced bool that
         # gates every later write, so a call that fails a check changes nothing from there on
         self.ok: Any = None
@@ -214,7 +214,7 @@ class Trace(JitTrace):
         cur = current_trace()
         return cur is self.jax_trace or (self.loop is not None and cur is self.body)
 
-    def item(self, fail: Any, v: Any, msg: tuple, code: Any = None) -> None:
+    def item(self, fail: Any, v: Any, msg: Any, code: Any = None) -> None:
         """Record a check (``code``: a traced code for a loop's carried checks, else the
         check's own number). In a body the check goes to the body's list (the loop carries
         the first failure) and a placeholder keeps the numbering."""
