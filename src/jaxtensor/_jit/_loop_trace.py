@@ -40,7 +40,8 @@ class _Carry:
         self.n_checks = (len(t.items), len(t.msgs))
 
     def codes(self) -> tuple:
-        return (jnp.zeros((), jtr._IDX), jnp.zeros((), jtr._IDX)) if self.checked else ()
+        # (one vector [code, value] of the first failure: one buffer to carry)
+        return (jnp.zeros(2, jtr._IDX),) if self.checked else ()
 
     def initial(self) -> list:
         """The carried storages' values before the loop."""
@@ -67,18 +68,19 @@ class _Carry:
         checked = self.checked and codes is not None
         t.loop = None
         if checked:
-            ok = self.base
+            ok, carried = self.base, None
             if self.gate:
-                clean = codes[0] == 0
+                carried = codes[0]
+                clean = carried[0] == 0
                 ok = clean if ok is None else ok & clean
-            t.loop = jtr.BodyChecks(ok)
+            t.loop = jtr.BodyChecks(ok, carried, self.base)
         try:
             res = fn()
             new = [t.values[st] for st in self.storages]
             met = [st for st in t.values if st not in set(self.storages)]
             if checked:
                 self.made_checks |= bool(t.loop.items)
-                codes = t.loop.first(*codes)
+                codes = (t.loop.first(codes[0]),)
         finally:
             t.values, t.body, t.loop = saved
         return new, res, met, codes
@@ -102,7 +104,7 @@ class _Carry:
             else:
                 st.install(v)
         if self.made_checks:
-            code, bad = codes
+            code, bad = codes[0][0], codes[0][1]
             self.t.item(code != 0, bad, ("loop",), code)
 
 
@@ -238,7 +240,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             # a failed check stops the loop (its writes are gated: it would never end),
             # one of an earlier iteration or one made before the loop (``carry.base``)
             if carry.checked:
-                res = res & (codes[0] == 0)
+                res = res & (codes[0][0] == 0)
                 if carry.base is not None:
                     res = res & carry.base
             elif jtr.effective_mode(t) == jtr.CHECKIFY and jtr.GATED:

@@ -40,7 +40,7 @@ from .._core._jax_private import (
     register_lowering,
 )
 from ._check_errors import message, value_message, window_message
-from ._unfused import computed_once
+from ._unfused import vector_once
 
 Tracer = jax.core.Tracer
 _IDX_SIZE = np.dtype(_IDX).itemsize
@@ -371,40 +371,65 @@ class Trace(JitTrace):
 class BodyChecks:
     """The checks of one trace of a jaxtensor control-flow body (OWN mode): ``items``
     (fails, value, code) in order; ``ok``: whether every check so far passed (with what
-    gated the body from outside), which gates the body's writes."""
+    gated the body from outside), which gates the body's writes. A construct carries its
+    first failure as one vector ``[code, value]`` (code 0: none)."""
 
-    __slots__ = ("items", "ok", "fresh")
+    __slots__ = ("items", "ok", "fresh", "base", "carried", "folded", "merged")
 
-    def __init__(self, ok: Any) -> None:
+    def __init__(self, ok: Any, carried: Any = None, base: Any = None) -> None:
         self.items: list[tuple] = []
         self.ok = ok
+        self.base = base  # the gate around the body (None: none)
+        # the first failure of earlier iterations, folded into the body's at its first write
+        self.carried = carried
+        self.folded: Any = None  # the last folded failure, ``items[0]`` from then on
+        self.merged = False  # whether ``carried`` is folded in
         self.fresh = 0  # the checks made since the last write
 
     def gate(self) -> Any:
-        """``ok`` for a write: the checks made since the last write and ``ok`` computed once
-        first, before the write (``_unfused.py``: else XLA:CPU recomputes them after it, and
-        copies the written Tensor)."""
-        k = self.fresh
-        if k and self.ok is not None:
+        """``ok`` for a write. The failure carried in and the checks so far are folded into
+        one ``[code, value]``, computed once, before the write (``_unfused.py``: else
+        XLA:CPU recomputes the checks after it, and copies the written Tensor), which is
+        what the construct carries on and what ``ok`` reads. So a checked body adds a few
+        kernels to the unchecked one's whatever the number of its checks (XLA:CPU runs a
+        loop body of many kernels on its thread pool, about a microsecond per iteration)."""
+        if self.fresh and self.ok is not None:
             self.fresh = 0
-            recent = self.items[-k:]
-            flat = computed_once(_IDX, self.ok, *(x for f, v, _ in recent for x in (f, v)))
-            self.ok = flat[0]
-            self.items[-k:] = [(flat[1 + 2 * j], flat[2 + 2 * j], c)
-                               for j, (_, _, c) in enumerate(recent)]
+            items = self.items
+            if self.carried is not None and not self.merged:
+                items = [_failure_item(self.carried), *items]
+                self.merged = True
+            self.folded = vector_once(_first_failure(items))
+            self.items = [_failure_item(self.folded)]
+            clean = self.folded[0] == 0
+            self.ok = clean if self.base is None else self.base & clean
         return self.ok
 
-    def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
-        """(code, value) of the first failure: ``code`` carried in (0: none), else this
-        trace's first failing check."""
+    def first(self, codes: Any) -> Any:
+        """``[code, value]`` of the first failure: ``codes`` (the failure carried in, 0: none)
+        if it failed, else this trace's first failing check."""
         if not self.items:  # (carried unchanged: a loop invariant, which XLA folds away)
-            return code, bad
-        c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
-        for fail, v, k in reversed(self.items):
-            c = lax.select(fail, jnp.asarray(k, _IDX), c)
-            b = lax.select(fail, jnp.asarray(v, _IDX), b)
-        failed = code != 0
-        return lax.select(failed, code, c), lax.select(failed, bad, b)
+            return codes
+        if self.merged and codes is not self.carried:
+            raise AssertionError("a body's checks folded another carried failure")
+        if self.folded is not None and len(self.items) == 1 and self.merged:
+            return self.folded
+        mine = _first_failure(self.items)
+        return mine if self.merged else lax.select(codes[0] != 0, codes, mine)
+
+
+def _failure_item(codes: Any) -> tuple:
+    return codes[0] != 0, codes[1], codes[0]
+
+
+def _first_failure(items: list[tuple]) -> Any:
+    """``[code, value]`` of the first failing check of ``items`` ((fails, value, code)
+    each); zeros where none failed."""
+    c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
+    for fail, v, k in reversed(items):
+        c = lax.select(fail, jnp.asarray(k, _IDX), c)
+        b = lax.select(fail, jnp.asarray(v, _IDX), b)
+    return jnp.stack([c, b])
 
 
 class CheckedTrace(JitTrace):

@@ -44,6 +44,15 @@ def computed_once(dtype: Any, *values: Any) -> tuple[Any, ...]:
                  for k, a in enumerate(arrays))
 
 
+def vector_once(v: Any) -> Any:
+    """A traced 1-D integer vector through one division that XLA neither folds nor
+    duplicates into its users (as :func:`computed_once`, kept one vector)."""
+    if not _on_cpu():
+        return v
+    odd = v | 1  # never 0, so odd // odd is 1
+    return lax.div(v, lax.div(odd, odd))
+
+
 def predicate_once(pred: Any) -> Any:
     """A traced 0-D bool that gates writes and the carried failure alike (a ``cond``'s
     predicate read from a carried Tensor), computed once: :func:`computed_once`."""
