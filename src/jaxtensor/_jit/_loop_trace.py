@@ -38,10 +38,16 @@ class _Carry:
         self.base = t.gate() if self.checked else None  # the gate around the construct
         self.made_checks = False
         self.n_checks = (len(t.items), len(t.msgs))
+        # the checks of the body this construct is in, whose first failure so far it starts
+        # from and carries on (rather than reporting one more check to fold into it)
+        self.enclosing = t.loop if self.checked and current_trace() is t.body else None
 
     def codes(self) -> tuple:
-        # (one vector [code, value] of the first failure: one buffer to carry)
-        return (jnp.zeros(2, jtr._IDX),) if self.checked else ()
+        """The first failure carried in: one vector [code, value], one buffer to carry."""
+        if not self.checked:
+            return ()
+        lp = self.enclosing
+        return (jnp.zeros(2, jtr._IDX) if lp is None else lp.current(),)
 
     def initial(self) -> list:
         """The carried storages' values before the loop."""
@@ -103,7 +109,11 @@ class _Carry:
                 self.outer[st] = v
             else:
                 st.install(v)
-        if self.made_checks:
+        if not self.made_checks:
+            return
+        if self.enclosing is not None:
+            self.enclosing.leave(codes[0])
+        else:
             code, bad = codes[0][0], codes[0][1]
             self.t.item(code != 0, bad, ("loop",), code)
 

@@ -394,16 +394,41 @@ class BodyChecks:
         kernels to the unchecked one's whatever the number of its checks (XLA:CPU runs a
         loop body of many kernels on its thread pool, about a microsecond per iteration)."""
         if self.fresh and self.ok is not None:
-            self.fresh = 0
-            items = self.items
-            if self.carried is not None and not self.merged:
-                items = [_failure_item(self.carried), *items]
-                self.merged = True
-            self.folded = vector_once(_first_failure(items))
-            self.items = [_failure_item(self.folded)]
-            clean = self.folded[0] == 0
-            self.ok = clean if self.base is None else self.base & clean
+            self._fold(vector_once)
         return self.ok
+
+    def _fold(self, once: Any) -> Any:
+        """Fold the failure carried in and the checks so far into ``[code, value]``
+        (passed through ``once``), which ``ok`` reads from then on."""
+        items = self.items
+        if self.carried is not None and not self.merged:
+            items = [_failure_item(self.carried), *items]
+        self._set(once(_first_failure(items)))
+        return self.folded
+
+    def _set(self, codes: Any) -> None:
+        self.fresh = 0
+        self.merged = self.carried is not None
+        self.folded = codes
+        self.items = [_failure_item(codes)]
+        clean = codes[0] == 0
+        self.ok = clean if self.base is None else self.base & clean
+
+    def current(self) -> Any:
+        """``[code, value]`` of the first failure so far, the one carried in included: what
+        a construct nested here starts from, so that what it carries out is this body's
+        first failure after it (:meth:`leave`), with no fold of its own."""
+        if self.fresh or (self.items and self.folded is None):
+            return self._fold(lambda v: v)  # (it enters a loop's carry: computed once)
+        if self.folded is not None:
+            return self.folded
+        if self.carried is not None:
+            return self.carried
+        return jnp.zeros(2, _IDX)
+
+    def leave(self, codes: Any) -> None:
+        """A construct nested here that started from :meth:`current` ended with ``codes``."""
+        self._set(codes)
 
     def first(self, codes: Any) -> Any:
         """``[code, value]`` of the first failure: ``codes`` (the failure carried in, 0: none)
