@@ -2,18 +2,29 @@
 
 With the default checks, a loop body whose checked value or index is read from the Tensor it
 writes (a float written into an integer Tensor, an int64 into an int8 one, an index read
-from the table), in ``fori_loop``, nested ``fori_loop``, ``while_loop`` and ``cond`` inside
-a loop, compiles to XLA loops that copy no buffer of the Tensor's size (the optimized HLO's
-while bodies, at two table sizes), and computes what the Python loop computes on NumPy.
+from the table), in ``fori_loop``, nested ``fori_loop``, ``while_loop`` (its condition
+reading the Tensor too) and ``cond`` inside a loop (nested, as an Ising sweep writes),
+compiles to XLA loops that copy no buffer of the Tensor's size (the optimized HLO's while
+bodies, at two table sizes), and computes what the Python loop computes on NumPy.
+
+And a checked loop body costs a few kernels more than the unchecked one, however many checks
+it makes: XLA:CPU runs a loop body of more than 8 kernels on its thread pool (about a
+microsecond per iteration, tens on a loaded core) unless the whole loop is "small" (under
+1 KiB accessed per iteration: then it is one kernel); so the innermost loop of an Ising-like
+nest is one small kernel checked as unchecked, and its checked body has as many extra
+kernels with 6 checked reads as with 1 (the optimized HLO, on the CPU backend).
 """
 
 from __future__ import annotations
 
+import re
+
+import jax
 import numpy as np
 import pytest
 
 import jaxtensor as jt
-from test_cond_writes import _copied, _in_loops
+from test_cond_writes import _computations, _copied, _in_loops
 
 
 def _index_write(x):
@@ -126,6 +137,45 @@ def _cond_two_tensors_np(x):
     x[0] = y.sum() % 1000
 
 
+def _sweep(t):
+    n, m = t.shape
+
+    def row(i):
+        def site(j):
+            nb = t[(i + 1) % n, j] + t[i, (j + 1) % m] + t[(i - 1) % n, j] + t[i, (j - 1) % m]
+
+            def flip():
+                t[i, j] = -t[i, j] + nb % 3
+            jt.cond(t[i, j] * nb <= 0, flip, lambda: None)
+        jt.fori_loop(0, m, site)
+    jt.fori_loop(0, n, row)
+
+
+def _sweep_np(t):
+    n, m = t.shape
+    for i in range(n):
+        for j in range(m):
+            nb = t[(i + 1) % n, j] + t[i, (j + 1) % m] + t[(i - 1) % n, j] + t[i, (j - 1) % m]
+            if t[i, j] * nb <= 0:
+                t[i, j] = -t[i, j] + nb % 3
+
+
+def _insertion_sort(a):
+    def insert(i):
+        key = a[i]
+
+        def shift(j):
+            a[j + 1] = a[j]
+            return j - 1
+        j = jt.while_loop(lambda j: (j >= 0) & (a[j] > key), shift, i - 1)
+        a[j + 1] = key
+    jt.fori_loop(1, a.shape[0], insert)
+
+
+def _insertion_sort_np(a):
+    a.sort(kind="stable")
+
+
 PROGRAMS = {
     "index write": (_index_write, _index_write_np, np.float64),
     "float value into int32": (_float_into_int, _float_into_int_np, np.int32),
@@ -135,6 +185,9 @@ PROGRAMS = {
     "while_loop": (_while, _while_np, np.int32),
     "cond writing in one branch": (_cond_one_branch, _cond_one_branch_np, np.int32),
     "cond writing two Tensors": (_cond_two_tensors, _cond_two_tensors_np, np.int32),
+    "cond in a nested fori_loop (a sweep)": (_sweep, _sweep_np, np.int32),
+    "while_loop whose condition reads the Tensor": (_insertion_sort, _insertion_sort_np,
+                                                    np.int32),
 }
 
 
@@ -145,7 +198,7 @@ def test_checked_loops_copy_no_written_tensor(name):
     fn, np_fn, dtype = PROGRAMS[name]
     f = jt.jit(fn)
     for n in (64, 4096):
-        shape = (8, n // 8) if fn is _nested else (n,)  # (a 2-D table for the nest)
+        shape = (8, n // 8) if fn in (_nested, _sweep) else (n,)  # (2-D tables for nests)
         init = np.random.default_rng(n).integers(0, 10, shape).astype(dtype)
         text = f.lower(jt.asarray(init)).compile().as_text()
         assert _in_loops(text), "no loop in the compiled program"
@@ -157,3 +210,69 @@ def test_checked_loops_copy_no_written_tensor(name):
             want = init.copy()
             np_fn(want)
             np.testing.assert_array_equal(x.numpy(), want)
+
+
+# -- kernels per iteration ------------------------------------------------------------------
+def _kernels(lines: list[str]) -> int:
+    """The kernels (thunks) XLA:CPU runs for a computation's instructions: everything but
+    parameters, tuples, their elements, constants and bitcasts."""
+    free = {"parameter", "tuple", "get-tuple-element", "constant", "bitcast"}
+    ops = [m.group(1) for x in lines for m in [re.search(r"= [^=]*?\}? ([\w-]+)\(", x)] if m]
+    return sum(op not in free for op in ops)
+
+
+def _innermost(text: str) -> tuple[int, bool]:
+    """(kernels of the innermost loop's body, whether XLA:CPU compiles that loop as one small
+    kernel) in the optimized HLO ``text`` of a two-level loop nest."""
+    comps = _computations(text)
+    small = {m.group(1) for lines in comps.values() for x in lines if "xla_cpu_small_call" in x
+             for m in [re.search(r"to_apply=%?([\w.\-]+)", x)] if m}
+
+    def loops_in(c: str) -> bool:  # (whether computation c runs a loop, directly or not)
+        called = [n for x in comps.get(c, []) for m in re.finditer(
+            r"(?:calls|to_apply|body|condition)=%?([\w.\-]+)", x) for n in [m.group(1)]]
+        return any(" while(" in x for x in comps.get(c, [])) or any(map(loops_in, called))
+
+    found = []
+    for name, lines in comps.items():
+        for x in lines:
+            m = re.search(r" while\(.*body=%?([\w.\-]+)", x)
+            if m and not loops_in(m.group(1)):
+                found.append((_kernels(comps[m.group(1)]), name in small))
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _neighbours(k: int):
+    """A sweep of a 16 x 16 table reading ``k`` neighbours of each site (each read checks two
+    indices) and writing the site under ``cond`` (two more checks)."""
+    def sweep(t):
+        n = t.shape[0]
+
+        def row(i):
+            def site(j):
+                s = t[i, j] * 0
+                for m in range(k):
+                    s = s + t[(i + m + 1) % n, (j + 2 * m + 1) % n]
+                jt.cond(s > 0, lambda: t.__setitem__((i, j), -t[i, j]), lambda: None)
+            jt.fori_loop(0, n, site)
+        jt.fori_loop(0, n, row)
+    return sweep
+
+
+@pytest.mark.skipif(jax.default_backend() != "cpu", reason="XLA:CPU's loop runtime")
+def test_checked_loop_body_adds_few_kernels_however_many_checks():
+    """The innermost loop of the sweep, with 1 and with 6 checked neighbour reads: one small
+    kernel with checks on as with checks off, and its body's extra kernels with checks on
+    (against off) no more with 6 reads than with 1 (before: 18 against 6 kernels, 28 against
+    11, never small)."""
+    t = jt.asarray(np.ones((16, 16), np.int32))
+    extra = []
+    for k in (1, 6):
+        (on, on_small), (off, off_small) = (
+            _innermost(jt.jit(_neighbours(k), check_bounds=c).lower(t).compile().as_text())
+            for c in (True, False))
+        assert off_small, "the unchecked loop is no longer one small kernel: re-measure"
+        assert on_small, f"{k} reads: the checked loop is not one small kernel ({on} kernels)"
+        extra.append(on - off)
+    assert extra[1] <= extra[0], f"extra kernels grow with the checks: {extra}"

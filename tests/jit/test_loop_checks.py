@@ -149,9 +149,35 @@ def while_cond_checks(h, X, Y, C, D):
     h.fori(0, 5, body)
 
 
+def while_cond_fails(h, X, Y, C, D):
+    # (the check of cond_fun fails: at its 6th evaluation, after 5 iterations)
+    def body(i):
+        C[0] = i
+
+        def w():
+            Y[C[0] % 4] += 1
+            C[0] += 1
+        h.while_(lambda: X[C[0] + 3] == 0, w)  # C = 5: out of bounds
+        D[0] += 1
+    h.fori(0, 2, body)
+
+
+def while_cond_fails_first(h, X, Y, C, D):
+    # (the check of cond_fun fails at its first evaluation, before any iteration)
+    def body(i):
+        Y[i] += 1
+
+        def w():
+            C[0] += 1
+        h.while_(lambda: X[i * 4 + 4] == 0, w)  # i = 1: out of bounds
+        D[0] += 1
+    h.fori(0, 3, body)
+
+
 PROGRAMS = {f.__name__: f for f in (fori_while, fori_cond_while, while_while,
                                     fori_while_fails_inside, fori_fori_while,
-                                    top_level_then_while, while_cond_checks)}
+                                    top_level_then_while, while_cond_checks,
+                                    while_cond_fails, while_cond_fails_first)}
 WAYS = ["eager", "jit_args", "jit_closed"]
 
 

@@ -56,7 +56,8 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
         t.values = dict(zip(carry.storages, vals))
         t.body = current_trace()
         # (read by Trace.gate for every write in the branch, checked or not)
-        t.loop = jtr.BodyChecks(g if base is None else base & g)
+        start = g if base is None else base & g
+        t.loop = jtr.BodyChecks(start, None, start)
         try:
             res = fn()
             new = [t.values[st] for st in carry.storages]
@@ -64,8 +65,7 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
             met.extend(st for st in t.values if st not in known)
             if carry.checked:
                 carry.made_checks |= bool(t.loop.items)
-                code, bad = t.loop.first(*codes)
-                codes = (lax.select(g, code, codes[0]), lax.select(g, bad, codes[1]))
+                codes = (lax.select(g, t.loop.first(codes[0]), codes[0]),)
         finally:
             t.values, t.body, t.loop = saved
         n_res.append(len(res))

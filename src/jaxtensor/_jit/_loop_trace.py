@@ -58,9 +58,17 @@ class _Carry:
         self.made_checks = False
         self.n_checks = (len(t.items), len(t.msgs))
         self.again = False  # (a construct in the body handed its storages up to it)
+        # the checks of the body this construct is in, whose first failure so far it starts
+        # from and carries on (rather than reporting one more check to fold into it)
+        self.enclosing = t.loop if self.checked and current_trace() is t.body else None
+        self.saved = None if self.enclosing is None else self.enclosing.saved()
 
     def codes(self) -> tuple:
-        return (jnp.zeros((), jtr._IDX), jnp.zeros((), jtr._IDX)) if self.checked else ()
+        """The first failure carried in: one vector [code, value], one buffer to carry."""
+        if not self.checked:
+            return ()
+        lp = self.enclosing
+        return (jnp.zeros(2, jtr._IDX) if lp is None else lp.current(),)
 
     def initial(self) -> list:
         """The carried storages' values before the loop."""
@@ -87,11 +95,12 @@ class _Carry:
         checked = self.checked and codes is not None
         t.loop = None
         if checked:
-            ok = self.base
+            ok, carried = self.base, None
             if self.gate:
-                clean = codes[0] == 0
+                carried = codes[0]
+                clean = carried[0] == 0
                 ok = clean if ok is None else ok & clean
-            t.loop = jtr.BodyChecks(ok)
+            t.loop = jtr.BodyChecks(ok, carried, self.base)
         running = _RUNNING.set(self)
         try:
             res = fn()
@@ -99,7 +108,7 @@ class _Carry:
             met = [st for st in t.values if st not in set(self.storages)]
             if checked:
                 self.made_checks |= bool(t.loop.items)
-                codes = t.loop.first(*codes)
+                codes = (t.loop.first(codes[0]),)
         finally:
             _RUNNING.reset(running)
             t.values, t.body, t.loop = saved
@@ -155,8 +164,12 @@ class _Carry:
                 self.outer[st] = v
             else:
                 st.install(v)
-        if self.made_checks:
-            code, bad = codes
+        if not self.made_checks:
+            return
+        if self.enclosing is not None:
+            self.enclosing.leave(codes[0])
+        else:
+            code, bad = codes[0][0], codes[0][1]
             self.t.item(code != 0, bad, ("loop",), code)
 
 
@@ -210,6 +223,8 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
             return res
         # (drop the checks the abandoned trace numbered)
         del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
+        if carry.enclosing is not None:  # (checks the abandoned trace made around the loop)
+            carry.enclosing.restore(carry.saved)
         carry.made_checks = False
 
 
@@ -298,50 +313,58 @@ def _carry_arrays(fname: str, out: Any, c_tree: Any) -> list:
 
 
 def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: Any) -> Any:
+    """The loop as ``p = cond_fun(); while p: body_fun(); p = cond_fun()``, ``p`` carried: the
+    condition before the first iteration is evaluated at the level of the loop, every later
+    one at the end of the iteration before it, so its checks (``a[j] > key``) are carried
+    as the body's, and its reads of what the body wrote are the body's reads."""
     has_init = init is not _NO
     c_arrays, c_tree, c_is_t = _to_arrays(init if has_init else None)
 
+    def predicate(user: Any) -> Any:
+        before = dict(t.values)
+        args = (_from_arrays(list(user), c_tree, c_is_t),) if has_init else ()
+        p = _predicate(cond_fun(*args), "while_loop(): cond_fun")
+        if any(t.values[st] is not v for st, v in before.items()):
+            raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
+                             "body_fun)")
+        return p
+
     def build(carry: _Carry) -> tuple:
         met: list = []
+        first = predicate(c_arrays)
+        if carry.checked:  # (the writes of the loop are gated by the checks of cond_fun too)
+            carry.base = t.gate()
 
         def test(state: tuple) -> Any:
-            vals, user, codes = state
-
-            def call() -> Any:
-                args = (_from_arrays(list(user), c_tree, c_is_t),) if has_init else ()
-                return _predicate(cond_fun(*args), "while_loop(): cond_fun")
-
-            # (no checks carried: one in cond_fun makes the function be traced under checkify)
-            new, res, m, _ = carry.run(list(vals), call, None)
-            met.extend(m)
-            if any(a is not b for a, b in zip(new, vals)):
-                raise ValueError("while_loop(): cond_fun must not write Tensors (write them in "
-                                 "body_fun)")
+            _, _, codes, p = state
             # a failed check stops the loop (its writes are gated: it would never end),
             # one of an earlier iteration or one made before the loop (``carry.base``)
             if carry.checked:
-                res = res & (codes[0] == 0)
+                p = p & (codes[0][0] == 0)
                 if carry.base is not None:
-                    res = res & carry.base
+                    p = p & carry.base
             elif t.checks.checkify and jtr.GATED:
-                res = res & jtr.no_error_p.bind()
-            return res
+                p = p & jtr.no_error_p.bind()
+            return p
 
         def step(state: tuple) -> tuple:
-            vals, user, codes = state
+            vals, user, codes, _ = state
 
             def call() -> Any:
                 if not has_init:
                     body_fun()
-                    return user
-                out = body_fun(_from_arrays(list(user), c_tree, c_is_t))
-                return _carry_arrays("while_loop", out, c_tree)
+                    out = user
+                else:
+                    out = _carry_arrays("while_loop", body_fun(
+                        _from_arrays(list(user), c_tree, c_is_t)), c_tree)
+                return out, predicate(out)
 
-            new, res, m, codes = carry.run(list(vals), call, codes)
+            new, (res, p), m, codes = carry.run(list(vals), call, codes)
             met.extend(m)
-            return new, res, codes
+            return new, res, codes, p
 
-        outs, res, codes = lax.while_loop(test, step, (carry.initial(), c_arrays, carry.codes()))
+        outs, res, codes, _ = lax.while_loop(
+            test, step, (carry.initial(), c_arrays, carry.codes(), first))
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met
 

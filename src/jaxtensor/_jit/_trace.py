@@ -10,7 +10,8 @@ during the trace is *discovered* (read once as a constant, and reported to the c
 makes it an input of the next compilation). A bounds check made in the body of a jaxtensor
 loop or ``cond`` (``_loop_trace.py``: ``Trace.body``, ``Trace.loop``) is recorded in the body's
 :class:`BodyChecks`, whose first failure the loop carries and reports as one check after
-it; one made inside any other nested trace (``lax`` control flow, ``vmap``, a nested jit) is
+it (nested in another body: starting from that body's first failure, and carrying it on);
+one made inside any other nested trace (``lax`` control flow, ``vmap``, a nested jit) is
 *missed* (reported, and the caller traces the function again under
 ``jax.experimental.checkify``). Under checkify a write is gated by the error state itself
 (:data:`no_error_p`), so a check in a loop body gates the writes after the loop.
@@ -31,9 +32,9 @@ from .._core import IDX as _IDX
 from .._core import JitTrace, Storage, TracerLeakError, current_trace
 from .._core._jax_private import EvalTrace
 from . import _check_kinds as ck
+from ._body_checks import BodyChecks
 from ._modes import CHECKIFY_GATES as GATED
 from ._modes import CheckMode, behaviour, no_error_p
-from ._unfused import computed_once
 
 Tracer = jax.core.Tracer
 _MISSING = object()
@@ -253,45 +254,6 @@ class Trace(JitTrace):
             code = lax.select(fail, lax.full((), j + 1, _IDX) if c is None else c, code)
             bad = lax.select(fail, v, bad)
         return jnp.stack([code, bad])
-
-
-class BodyChecks:
-    """The checks of one trace of a jaxtensor control-flow body (folded modes): ``items``
-    (fails, value, code) in order; ``ok``: whether every check so far passed (with what
-    gated the body from outside), which gates the body's writes."""
-
-    __slots__ = ("items", "ok", "fresh")
-
-    def __init__(self, ok: Any) -> None:
-        self.items: list[tuple] = []
-        self.ok = ok
-        self.fresh = 0  # the checks made since the last write
-
-    def gate(self) -> Any:
-        """``ok`` for a write: the checks made since the last write and ``ok`` computed once
-        first, before the write (``_unfused.py``: else XLA:CPU recomputes them after it, and
-        copies the written Tensor)."""
-        k = self.fresh
-        if k and self.ok is not None:
-            self.fresh = 0
-            recent = self.items[-k:]
-            flat = computed_once(_IDX, self.ok, *(x for f, v, _ in recent for x in (f, v)))
-            self.ok = flat[0]
-            self.items[-k:] = [(flat[1 + 2 * j], flat[2 + 2 * j], c)
-                               for j, (_, _, c) in enumerate(recent)]
-        return self.ok
-
-    def first(self, code: Any, bad: Any) -> tuple[Any, Any]:
-        """(code, value) of the first failure: ``code`` carried in (0: none), else this
-        trace's first failing check."""
-        if not self.items:  # (carried unchanged: a loop invariant, which XLA folds away)
-            return code, bad
-        c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
-        for fail, v, k in reversed(self.items):
-            c = lax.select(fail, jnp.asarray(k, _IDX), c)
-            b = lax.select(fail, jnp.asarray(v, _IDX), b)
-        failed = code != 0
-        return lax.select(failed, code, c), lax.select(failed, bad, b)
 
 
 class CheckedTrace(JitTrace):

@@ -10,8 +10,10 @@ iteration. An integer division by a divisor that is not a constant is one of the
 operations XLA never duplicates: passing a check's values through one (dividing by 1,
 computed so that XLA cannot fold it) computes them once, before the write that their gate
 feeds, and the carried failure reads that result, not the Tensor. ``BodyChecks.gate``
-passes the checks made since the last write and the gate (every check so far passed)
-through one division per write, so a write's fusion holds only those checks.
+folds the failure carried in and the checks made so far into one ``[code, value]`` vector
+and passes it through one division per write (:func:`vector_once`): two values, however
+many checks, so a write's fusion holds only the checks since the last write, and the body
+keeps few kernels (XLA:CPU runs a loop body of many kernels on its thread pool).
 
 Only on the CPU backend, where this was measured; elsewhere the values pass unchanged.
 """
@@ -42,3 +44,13 @@ def computed_once(dtype: Any, *values: Any) -> tuple[Any, ...]:
     stacked = lax.div(stacked, lax.div(odd, odd))
     return tuple(stacked[k] != 0 if a.dtype == bool else stacked[k].astype(a.dtype)
                  for k, a in enumerate(arrays))
+
+
+def vector_once(v: Any) -> Any:
+    """A traced 1-D integer vector through one division that XLA neither folds nor
+    duplicates into its users (as :func:`computed_once`, kept one vector)."""
+    if not _on_cpu():
+        return v
+    odd = v | 1  # never 0, so odd // odd is 1
+    return lax.div(v, lax.div(odd, odd))
+
