@@ -169,7 +169,7 @@ def while_cond_fails_first(h, X, Y, C, D):
 
         def w():
             C[0] += 1
-        h.while_(lambda: X[i * 4 + 4] == 0, w)  # i = 1: out of bounds
+        h.while_(lambda: X[i + 8] == 0, w)  # out of bounds at i = 0
         D[0] += 1
     h.fori(0, 3, body)
 
