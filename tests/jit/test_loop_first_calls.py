@@ -161,11 +161,14 @@ def test_a_first_call_traces_each_body_at_most_twice_and_compiles_one_program(na
     got: list = []
     compiles = count_compiles(lambda: got.append(np.asarray(call())))
     np.testing.assert_allclose(got[0], oracle(y_np))
-    assert n and max(n.values()) <= 2, dict(n)
+    # (a while_loop's condition is traced where it is evaluated, before the loop and at the
+    # end of an iteration, so that its checks are carried ones: twice per trace of the loop)
+    loops = {k: v / 2 if k == "test" else v for k, v in n.items()}
+    assert loops and max(loops.values()) <= 2, dict(n)
     if how == "eager" and made == "closed over" and name != "while in fori":
         # (every Tensor the bodies write exists before the call: nothing to find, each body
         # traced once; it was traced twice)
-        assert max(n.values()) == 1, dict(n)
+        assert max(loops.values()) == 1, dict(n)
     assert compiles <= 1, compiles
 
 

@@ -47,7 +47,8 @@ class BodyChecks:
         XLA:CPU recomputes the checks after it, and copies the written Tensor), which is
         what the construct carries on and what ``ok`` reads. So a checked body adds a few
         kernels to the unchecked one's whatever the number of its checks (XLA:CPU runs a
-        loop body of many kernels on its thread pool, about a microsecond per iteration)."""
+        loop body of many kernels on its thread pool: docs/decisions.md, "Checks in loop
+        bodies cost a few kernels, not one per check")."""
         if self.fresh and self.ok is not None:
             self._fold(vector_once)
         return self.ok
@@ -82,10 +83,10 @@ class BodyChecks:
         return jnp.zeros(2, _IDX)
 
     def saved(self) -> tuple:
-        """The state, for :meth:`restore` after a trace of a nested construct is abandoned."""
+        """The state, for :meth:`rewind` after a trace of a nested construct is abandoned."""
         return list(self.items), self.ok, self.fresh, self.folded, self.merged
 
-    def restore(self, state: tuple) -> None:
+    def rewind(self, state: tuple) -> None:
         items, self.ok, self.fresh, self.folded, self.merged = state
         self.items = list(items)
 

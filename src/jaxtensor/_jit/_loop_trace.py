@@ -224,7 +224,7 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
         # (drop the checks the abandoned trace numbered)
         del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
         if carry.enclosing is not None:  # (checks the abandoned trace made around the loop)
-            carry.enclosing.restore(carry.saved)
+            carry.enclosing.rewind(carry.saved)
         carry.made_checks = False
 
 
