@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import jaxtensor as jt
+from loop_ports import insertion_sort_port as _insertion_sort
 from test_cond_writes import _computations, _copied, _in_loops
 
 
@@ -158,18 +159,6 @@ def _sweep_np(t):
             nb = t[(i + 1) % n, j] + t[i, (j + 1) % m] + t[(i - 1) % n, j] + t[i, (j - 1) % m]
             if t[i, j] * nb <= 0:
                 t[i, j] = -t[i, j] + nb % 3
-
-
-def _insertion_sort(a):
-    def insert(i):
-        key = a[i]
-
-        def shift(j):
-            a[j + 1] = a[j]
-            return j - 1
-        j = jt.while_loop(lambda j: (j >= 0) & (a[j] > key), shift, i - 1)
-        a[j + 1] = key
-    jt.fori_loop(1, a.shape[0], insert)
 
 
 def _insertion_sort_np(a):

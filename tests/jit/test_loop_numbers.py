@@ -21,19 +21,10 @@ import pytest
 
 import jaxtensor as jt
 from measure import count_compiles
+from test_loop_cache import np_fori, np_while
 
 N = 4
 FLOATS = (0.5, -2.25, -0.0, 0.0, float("inf"), float("nan"), 1e-300, 3.0)
-
-
-def np_fori(lo, hi, body):
-    for i in range(lo, hi):
-        body(i)
-
-
-def np_while(cond, body):
-    while cond():
-        body()
 
 
 @functools.cache
