@@ -557,8 +557,22 @@ JAX_PRIVATE_KINDS = {
     "DebugInfo": lambda v: v._fields[:3] == ("traced_for", "func_src_info", "arg_names"),
     "initial_result_paths": lambda v: v is not None,
     "weak_cast": lambda v: v(jax.numpy.int32(3), np.int64).weak_type,
+    "tracer_origin": lambda v: _origin_of_a_sum(v) == ("add", 1),
     "MISSING": lambda v: v == {},  # every fenced name is there on the release tested
 }
+
+
+def _origin_of_a_sum(origin) -> tuple:
+    """(the primitive that made ``i + 1``, the literal's value) as ``origin`` reads them."""
+    seen = []
+
+    def f(i):
+        made, _ = origin(i + 1)
+        seen.append((made[0], origin(made[2][1])[1]))
+        return i
+
+    jax.make_jaxpr(f)(np.int32(0))
+    return seen[0]
 
 
 def test_every_private_jax_name_is_there_with_its_kind():

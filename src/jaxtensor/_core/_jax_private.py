@@ -29,7 +29,7 @@ __all__ = [
     "lower_fun", "make_noop_ffi_handler", "pytype_aval_mappings",
     "register_canonicalize_value_handler", "register_checkify_rule", "register_lowering",
     "shard_arg_handlers",
-    "initial_result_paths", "trace_state", "weak_cast",
+    "initial_result_paths", "trace_state", "tracer_origin", "weak_cast",
 ]
 
 #: The fenced names this JAX release lacks: name -> what jaxtensor does without it.
@@ -207,6 +207,40 @@ except (ImportError, AttributeError):
 
     MISSING["jax._src.lax.lax._convert_element_type"] = (
         "a loop index is strongly typed (it promotes as a 64-bit array, not as a Python int)")
+
+
+# -- where a traced value came from (checked against JAX 0.10.2 and 0.12.0.1) -----------------
+# A tracer of a ``jax.jit`` trace (``DynamicJaxprTracer``) keeps the equation that made it
+# (``.parent``, a ``TracingEqn``: ``primitive``, ``params``, ``in_tracers``, ``outvars``) and
+# its own variable (``.val``); ``get_const()`` is a literal's value. ``_jit/_ranges.py`` reads
+# them to prove that a bounds check cannot fail. Fallback: no proof, every check is made.
+try:
+    from jax._src.interpreters.partial_eval import DynamicJaxprTracer, TracingEqn
+
+    _fields = set(TracingEqn.__init__.__code__.co_varnames)
+    _fields |= set(DynamicJaxprTracer.__init__.__code__.co_varnames)
+    _missing = {"primitive", "params", "in_tracers", "outvars", "parent", "val"} - _fields
+    if _missing or not hasattr(DynamicJaxprTracer, "get_const"):
+        raise AttributeError(f"TracingEqn/DynamicJaxprTracer lack {sorted(_missing)}")
+
+    def tracer_origin(t: Any) -> tuple | None:
+        """``(made, value)`` of a tracer of a ``jax.jit`` trace: ``made`` is (primitive
+        name, params, input tracers, output position) of the equation that made it, or
+        None; ``value`` its literal value, or None. None for anything else."""
+        if type(t) is not DynamicJaxprTracer:
+            return None
+        eqn = t.parent
+        made = None
+        if eqn is not None:
+            outs = eqn.outvars
+            k = next((j for j, v in enumerate(outs) if v is t.val), None)
+            if k is not None:
+                made = (eqn.primitive.name, eqn.params, tuple(eqn.in_tracers), k)
+        return made, t.get_const()
+except (ImportError, AttributeError):
+    tracer_origin = None  # type: ignore[assignment]
+    MISSING["jax._src.interpreters.partial_eval.DynamicJaxprTracer.parent"] = (
+        "bounds checks in loop bodies that cannot fail are made all the same")
 
 
 if MISSING:

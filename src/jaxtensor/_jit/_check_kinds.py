@@ -4,7 +4,9 @@ trace's one ``[code, value]`` output (``_check_errors.check_error`` raises the e
 from them on the host), and ``checkify()``, a ``checkify.check`` with the eager message.
 
 A check is a NamedTuple made with ``tuple.__new__`` (:data:`index` ...: no Python call), so a
-``Trace`` check method only says what it checks and its mode decides how.
+``Trace`` check method only says what it checks and its mode decides how. An index that
+provably lies in its axis (``_ranges.py``: a loop index between its bounds) makes no check
+in either form.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ._check_errors import (
     value_message,
     window_message,
 )
+from ._ranges import proves
 
 _IDX_SIZE = np.dtype(_IDX).itemsize
 
@@ -46,7 +49,7 @@ class Index(NamedTuple):
 
     def folded(self) -> list[tuple[Any, Any, Failure]]:
         i, n = jnp.asarray(self.i), self.n
-        if i.size == 0:
+        if i.size == 0 or proves(self.i, -n, n - 1):  # (``_ranges.py``: cannot fail)
             return []
         dt = np.dtype(i.dtype)
         # Unsigned values too large for the index dtype would wrap when converted: compare
@@ -71,7 +74,7 @@ class Index(NamedTuple):
 
     def checkify(self) -> Any:
         i, n, axis, fname = jnp.asarray(self.i), self.n, self.axis, self.fname
-        if i.size == 0:
+        if i.size == 0 or proves(self.i, -n, n - 1):
             return jnp.bool_(True)
 
         def make() -> Any:
@@ -99,12 +102,16 @@ class Window(NamedTuple):
     axis: int
 
     def folded(self) -> list[tuple[Any, Any, Failure]]:
+        if proves(self.start, 0, self.n - self.size):
+            return []
         v = jnp.asarray(self.start).astype(_IDX)
         return [((v < 0) | (v > self.n - self.size), v,
                  WindowFailure(self.axis, self.n, self.size))]
 
     def checkify(self) -> Any:
         size, n, axis = self.size, self.n, self.axis
+        if proves(self.start, 0, n - size):
+            return jnp.bool_(True)
 
         def make() -> Any:
             def check(i: Any) -> Any:

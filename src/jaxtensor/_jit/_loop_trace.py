@@ -20,6 +20,7 @@ from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
 from . import _branches
 from . import _trace as jtr
+from ._ranges import loop_index
 
 _NO = object()
 #: the construct whose body is being traced, for the constructs nested in it (they share
@@ -273,28 +274,33 @@ def _wide(b: Any) -> Any:
 
 
 # -- inside a jaxtensor.jit trace -------------------------------------------------------------
-def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any) -> Any:
+def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any,
+                 hint: tuple | None = None) -> Any:
+    """``hint``: the ``_ranges.Range`` of an eager loop's index and the span of it the
+    program may assume (its bounds are traced: ``_loops._Program``)."""
     has_init = init is not _NO
     c_arrays, c_tree, c_is_t = _to_arrays(init if has_init else None)
 
     def build(carry: _Carry) -> tuple:
         met: list = []
+        lo, hi = _wide(lower), _wide(upper)
 
         def step(i: Any, state: tuple) -> tuple:
             vals, user, codes = state
 
             def call() -> Any:
-                if not has_init:
-                    body(_index(i))
-                    return user
-                out = body(_index(i), _from_arrays(list(user), c_tree, c_is_t))
+                with loop_index(i, lo, hi, hint):
+                    if not has_init:
+                        body(_index(i))
+                        return user
+                    out = body(_index(i), _from_arrays(list(user), c_tree, c_is_t))
                 return _carry_arrays("fori_loop", out, c_tree)
 
             new, res, m, codes = carry.run(list(vals), call, codes)
             met.extend(m)
             return new, res, codes
 
-        outs, res, codes = lax.fori_loop(_wide(lower), _wide(upper), step,
+        outs, res, codes = lax.fori_loop(lo, hi, step,
                                          (carry.initial(), c_arrays, carry.codes()))
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met

@@ -42,7 +42,7 @@ from .._core import Tensor, _cache, _config, starts_array
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import trace_state as _trace_state
-from . import _errors, _jit, _probes, _reads
+from . import _errors, _jit, _probes, _ranges, _reads
 from . import _trace as jtr
 from ._loop_trace import _NO, _cond_traced, _fori_traced, _predicate, _while_traced
 
@@ -130,7 +130,7 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
     bodies pass the probes of the last call of their code (``_probes.py``: they read the same
     flat values) skips the walk."""
     eager = type(_trace_state.value) is _EvalTrace
-    jitted = None
+    prog = None
     given = bounds
     if eager:
         f = fns[-1]
@@ -140,11 +140,20 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
             if args is not None:
                 args, same = _distinct(args)
                 if same == last[4]:
-                    jitted, wheres = last[2], last[3]
-    if jitted is None:
-        jitted, args, wheres, fixed = _lookup(kind, fns, bounds, init, eager)
+                    prog, wheres = last[2], last[3]
+    if prog is None:
+        prog, args, wheres, fixed = _lookup(kind, fns, bounds, init, eager)
         bounds = tuple(b for b, f in zip(bounds, fixed) if f is None)
+    jitted, assumed = prog.plain, None
     if eager and bounds and type(bounds[0]) is int and type(bounds[1]) is int:
+        if prog.ranged is not None:  # (an eager fori_loop: _Program)
+            lo, hi = bounds
+            r = prog.range
+            if r is None:
+                r = prog.range = _ranges.Range(lo, max(lo, hi - 1))
+            span = r.span  # (one read: another thread may set it)
+            if lo >= hi or (span[0] <= lo and hi - 1 <= span[1]):
+                jitted, assumed = prog.ranged, (r, span)
         # (one argument, kept on the device from the second use of these bounds on:
         # JAX converts each Python number argument anew at every call)
         pair = _pairs.get(bounds)
@@ -162,7 +171,7 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
         ins = args + list(bounds)
     if init is not _NO:
         ins.append(init)
-    tok = _BODIES.set((fns, wheres))
+    tok = _BODIES.set((fns, wheres, assumed))
     try:
         out = jitted(*ins)
     except _CONCRETE:
@@ -178,6 +187,26 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
             _constant_numbers.pop(tuple(map(_code_key, fns)), None)
             raise
     return None if init is _NO else out
+
+
+class _Program:
+    """The compiled loop of one key: ``jaxtensor.jit`` functions of the bodies.
+
+    An eager ``fori_loop``'s bounds are arguments (a new trip count compiles nothing), so
+    its trace knows nothing of where the index lies: ``ranged`` assumes the index stays in
+    ``range`` (``_ranges.Range``: the first call's range, widened by the first trace to
+    where its proofs hold), and does not make the checks that cannot fail there
+    (``_ranges.py``); a call whose index leaves it runs ``plain``, which assumes nothing.
+    ``ranged`` is None for other loops."""
+
+    __slots__ = ("plain", "ranged", "range")
+
+    def __init__(self, kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool
+                 ) -> None:
+        self.plain = _make(kind, fns, fixed, same, no_init, False)
+        ranged = kind == "fori" and fixed == (None, None)
+        self.ranged = _make(kind, fns, fixed, same, no_init, True) if ranged else None
+        self.range: _ranges.Range | None = None
 
 
 def _constants_instead(fns: tuple) -> bool:
@@ -200,7 +229,7 @@ def _constants_instead(fns: tuple) -> bool:
 
 
 def _lookup(kind: str, fns: tuple, bounds: tuple, init: Any, eager: bool
-            ) -> tuple[Callable, list, tuple, tuple]:
+            ) -> tuple[_Program, list, tuple, tuple]:
     """The walk (:func:`_read`) of a call's bodies: (the cached ``jaxtensor.jit`` function of
     its key, made if new; the loop's arguments; where each body's go; which bounds are
     fixed). At the top level, the probes of the bodies are kept for the next call."""
@@ -213,15 +242,15 @@ def _lookup(kind: str, fns: tuple, bounds: tuple, init: Any, eager: bool
         # differentiation needs a loop of known length), as part of the key
         fixed = tuple(b if type(b) is int else None for b in bounds)
     cache_key = (kind, key, fixed, init is _NO, same)
-    jitted = _jitted.get(cache_key)
-    if jitted is None:
-        jitted = _jitted[cache_key] = _make(kind, fns, fixed, same, init is _NO)
+    prog = _jitted.get(cache_key)
+    if prog is None:
+        prog = _jitted[cache_key] = _Program(kind, fns, fixed, same, init is _NO)
         _count_key(kind, fns, key)
     if eager:
         probes = _probes.record(fns, _numbers(fns))
         if probes is not None:
-            _last[fns[-1].__code__] = ((kind, init is _NO), probes, jitted, wheres, same)
-    return jitted, args, wheres, fixed
+            _last[fns[-1].__code__] = ((kind, init is _NO), probes, prog, wheres, same)
+    return prog, args, wheres, fixed
 
 
 def _distinct(args: list) -> tuple[list, tuple]:
@@ -241,13 +270,16 @@ def _distinct(args: list) -> tuple[list, tuple]:
     return out, tuple(where)
 
 
-def _make(kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool) -> Callable:
+def _make(kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool,
+          ranged: bool) -> Callable:
     """The ``jaxtensor.jit`` function of one key: it traces the bodies of the call being
-    made, over its arguments (``same``: which of the distinct arguments each body's is)."""
+    made, over its arguments (``same``: which of the distinct arguments each body's is;
+    ``ranged``: whether it assumes the call's ``_ranges.Range`` of a ``fori_loop``'s index,
+    :class:`_Program`)."""
     n_args = len(set(same))
 
     def program(*ins: Any) -> Any:
-        fns, wheres = _BODIES.get()
+        fns, wheres, assumed = _BODIES.get()
         it = iter([ins[j] for j in same])
         made = [f if w is None else _reads.rebuild(f, w, it) for f, w in zip(fns, wheres)]
         rest = iter(ins[n_args:])
@@ -259,7 +291,7 @@ def _make(kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool) -> Ca
         init = _NO if no_init else next(rest)
         t = _current.get()
         if kind == "fori":
-            return _fori_traced(t, bs[0], bs[1], made[0], init)
+            return _fori_traced(t, bs[0], bs[1], made[0], init, assumed if ranged else None)
         return _while_traced(t, made[0], made[1], init)
 
     program._jaxtensor_name = f"jaxtensor.{kind}_loop(" + ", ".join(  # type: ignore

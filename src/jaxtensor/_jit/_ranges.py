@@ -1,0 +1,536 @@
+"""Bounds checks that cannot fail: the range of a traced integer index, proved at trace time.
+
+While a ``fori_loop`` body is traced, its index is known to lie between the loop's bounds
+(:func:`loop_index`). :func:`proves` walks back from a traced scalar index over the
+equations that computed it (``_jax_private.tracer_origin``), with exact interval arithmetic,
+to the loop indices, literals and inputs it depends on; a check whose index provably lies
+in the axis is not made. ``t[i - 1]``, ``t[j + 1, i]``, ``t[(i + 1) % n]`` in a loop over
+``range(1, n)`` are proved; an index read from data is not.
+
+Soundness: every value is over-approximated by a closed integer interval. A result whose
+exact interval does not fit its dtype (where the device wraps) is widened to the dtype's
+whole range, as is the result of any primitive the interpreter does not model, so an
+interval always contains every value the device can compute. A ``select_n`` is followed
+into each case under the facts its predicate implies there (``jnp.remainder``'s sign
+fix-up: ``r < 0`` in one case, ``r >= 0`` in the other). The walk gives up (no proof) past
+:data:`_BUDGET` steps. ``tests/internals/test_ranges_soundness.py`` runs the interpreter
+against JAX's concrete evaluation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import jax
+import numpy as np
+from jax.extend.core import Literal
+
+from .._core._jax_private import tracer_origin
+
+#: a closed interval of integers (``lo <= hi``)
+Iv = tuple[int, int]
+#: the interval of a case that cannot happen under the facts assumed
+_EMPTY = None
+_BUDGET = 4000
+_MAX_CASES = 8
+
+#: the index dtype's range (of the bounds of an eager loop's :class:`Range`)
+_WIDEST: Iv = (int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max))
+#: loop indices being traced: id -> (the index tracer, lower, upper, the Range and span
+#: assumed or None, and the span the trace finds its proofs hold in, narrowed by each)
+_KNOWN: dict[int, tuple[Any, Any, Any, tuple | None, list]] = {}
+
+
+class Range:
+    """The range ``span = (lo, hi)`` of an eager ``fori_loop``'s index that the programs of
+    one loop may assume (their bounds are traced, so nothing else says where it lies): a
+    call whose index stays in it runs them. It starts as the first call's range; the first
+    trace to end widens it to the widest span around it in which every check that trace
+    proved still holds, and every later trace (which starts from a span inside it, a
+    call's) narrows it to where its own proofs hold, so every program's proofs hold in it.
+    ``span`` is one tuple, read and set at once (traces may end in other threads)."""
+
+    __slots__ = ("span", "settled")
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.span: Iv = (lo, hi)
+        self.settled = False
+
+    def end_trace(self, found: Iv) -> None:
+        """A trace that assumed a span inside ``span`` found its proofs hold in ``found``."""
+        if not self.settled:
+            self.span, self.settled = found, True
+        else:
+            lo, hi = self.span
+            self.span = (max(lo, found[0]), min(hi, found[1]))
+
+
+class _GiveUp(Exception):
+    """The walk is too long."""
+
+
+@contextmanager
+def loop_index(i: Any, lower: Any, upper: Any, hint: tuple | None = None
+               ) -> Iterator[None]:
+    """While the body is traced, the index ``i`` of a ``fori_loop(lower, upper)`` lies in
+    ``[lower, upper - 1]`` (the body never runs when that is empty), and, with ``hint``
+    ``(range, span)``, in ``span`` (the span of a :class:`Range` that the caller runs the
+    program in); the trace then tells the range where its proofs hold."""
+    if tracer_origin is None:
+        yield
+        return
+    found = list(_WIDEST)
+    _KNOWN[id(i)] = (i, lower, upper, hint, found)
+    try:
+        yield
+        if hint is not None:  # (``found`` holds ``span``: each search starts inside it)
+            hint[0].end_trace((found[0], found[1]))
+    finally:
+        _KNOWN.pop(id(i), None)
+
+
+def interval(x: Any) -> Iv | None:
+    """An interval holding every value the traced integer scalar ``x`` can take (None: not
+    an integer scalar, or the walk gave up)."""
+    if type(x) is int:
+        return (x, x)
+    if isinstance(x, np.integer | np.bool_ | bool):
+        return (int(x), int(x))
+    if tracer_origin is None or tracer_origin(x) is None:
+        return None
+    return _Walk().interval(x)
+
+
+def proves(x: Any, lo: int, hi: int) -> bool:
+    """Whether the traced integer scalar ``x`` lies in ``[lo, hi]`` whatever it computes.
+    A proof that assumes an eager loop's :class:`Range` narrows the range that trace will
+    widen it to, to where the proof still holds."""
+    if tracer_origin is None or tracer_origin(x) is None:
+        return False
+    walk = _Walk()
+    iv = walk.interval(x)
+    if iv is None or not (lo <= iv[0] and iv[1] <= hi):
+        return False
+    for r, (span, found) in walk.ranges.items():
+        _narrow(r, span, found, x, lo, hi)
+    return True
+
+
+def _narrow(r: Range, span: Iv, found: list, x: Any, lo: int, hi: int) -> None:
+    """Narrow ``found`` (where the trace's proofs hold) to a span around ``span`` (the one
+    assumed) where ``x`` stays in ``[lo, hi]`` (intervals only grow with the index's
+    span: a search on each end)."""
+    def holds(a: int, b: int) -> bool:
+        iv = _Walk({r: (a, b)}).interval(x)
+        return iv is not None and lo <= iv[0] and iv[1] <= hi
+
+    top = _search(lambda b: holds(span[0], b), span[1], found[1])
+    bottom = -_search(lambda a: holds(-a, top), -span[0], -found[0])
+    found[:] = max(found[0], bottom), min(found[1], top)
+
+
+def _search(ok: Any, good: int, limit: int) -> int:
+    """The largest ``b`` in ``[good, limit]`` with ``ok(b)``, for ``ok`` true up to some
+    point and false after it, and ``ok(good)`` true."""
+    if ok(limit):
+        return limit
+    step, bad = 1, limit
+    while good + step < limit:
+        if not ok(good + step):
+            bad = good + step
+            break
+        good += step
+        step *= 2
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if ok(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
+# -- the nodes: tracers of the trace, and variables of the jaxprs they were made with --------
+class _Node:
+    """A value: a tracer (``frame`` None), or a variable of an inner jaxpr's ``frame``."""
+
+    __slots__ = ("v", "frame", "key")
+
+    def __init__(self, v: Any, frame: _Frame | None) -> None:
+        self.v, self.frame = v, frame
+        self.key = (id(v), id(frame))
+
+    @staticmethod
+    def of(t: Any) -> _Node:
+        return _Node(t, None)
+
+    def aval(self) -> Any:
+        return self.v.aval
+
+    def origin(self) -> tuple:
+        """``("const", value)``, ``("alias", node)`` (the same value in an enclosing trace),
+        ``("input",)`` or ``(primitive, params, inputs, k)``."""
+        if self.frame is None:
+            got = tracer_origin(self.v)
+            if got is None:
+                return ("input",)
+            made, const = got
+            if const is not None:  # (a tracer of an enclosing trace, lifted into this one)
+                return ("alias", _Node.of(const)) if tracer_origin(const) else ("const", const)
+            if made is None:
+                return ("input",)
+            name, params, ins, k = made
+            return (name, params, [_Node.of(t) for t in ins], k)
+        return self.frame.origin(self.v)
+
+
+class _Frame:
+    """An inner jaxpr (of a ``jit`` equation) whose inputs are the nodes ``ins``."""
+
+    __slots__ = ("jaxpr", "ins", "consts", "made")
+
+    def __init__(self, closed: Any, ins: list[_Node]) -> None:
+        self.jaxpr = closed.jaxpr
+        self.ins = dict(zip(self.jaxpr.invars, ins))
+        self.consts = dict(zip(self.jaxpr.constvars, closed.consts))
+        self.made = {v: (e, k) for e in self.jaxpr.eqns for k, v in enumerate(e.outvars)}
+
+    def node(self, v: Any) -> _Node | tuple:
+        if isinstance(v, Literal):
+            return ("const", v.val)
+        if v in self.ins:
+            return self.ins[v]
+        return _Node(v, self)
+
+    def origin(self, v: Any) -> tuple:
+        if v in self.consts:
+            return ("const", self.consts[v])
+        eqn, k = self.made[v]
+        ins = [self.node(u) for u in eqn.invars]
+        return (eqn.primitive.name, eqn.params, ins, k)
+
+
+class _Facts:
+    """Intervals assumed for some nodes (in one case of a ``select_n``)."""
+
+    __slots__ = ("known",)
+    NONE: _Facts
+
+    def __init__(self, known: dict) -> None:
+        self.known = known
+
+    def add(self, node: _Node, iv: Iv) -> _Facts | None:
+        """These facts and ``node`` in ``iv`` (None: they contradict)."""
+        old = self.known.get(node.key)
+        if old is not None:
+            iv = (max(iv[0], old[0]), min(iv[1], old[1]))
+            if iv[0] > iv[1]:
+                return None
+        known = dict(self.known)
+        known[node.key] = iv
+        return _Facts(known)
+
+
+_Facts.NONE = _Facts({})
+
+
+def _range(aval: Any) -> Iv | None:
+    """The values of ``aval``'s dtype, if it is an integer or bool scalar."""
+    if aval.shape != () and int(np.prod(aval.shape)) != 1:
+        return None
+    dt = np.dtype(aval.dtype)
+    if dt == np.bool_:
+        return (0, 1)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return (int(info.min), int(info.max))
+    return None
+
+
+def _fit(iv: Iv, full: Iv) -> Iv:
+    """``iv`` where the dtype holds it, else (the device wraps) the dtype's whole range."""
+    return iv if full[0] <= iv[0] and iv[1] <= full[1] else full
+
+
+def _const(v: Any) -> Iv | None:
+    a = np.asarray(v)
+    if a.size != 1 or a.dtype.kind not in "iub":
+        return None
+    x = int(a.reshape(()))
+    return (x, x)
+
+
+def _tdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+_CMP = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+        "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+_SWAP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+_NEGATE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
+_SAME = frozenset({"copy", "copy_p", "reshape", "squeeze", "broadcast_in_dim"})
+#: the primitives :func:`_apply` models (of integer or bool scalars); any other's result is
+#: anything its dtype holds
+_MODELLED = frozenset({"add", "sub", "mul", "neg", "abs", "max", "min", "clamp", "rem",
+                       "div", "integer_pow", "convert_element_type", "and", "or", "not",
+                       "xor", *_SAME, "lt", "le", "gt", "ge", "eq", "ne"})
+
+
+def _scalar(a: Any) -> bool:
+    """Whether ``a`` (a node, or an inner literal) is an integer or bool scalar."""
+    return isinstance(a, tuple) or _range(a.aval()) is not None
+
+
+def _compare(op: str, a: Iv, b: Iv) -> Iv:
+    """The bool interval of ``a op b``: known where every pair agrees."""
+    corners = {_CMP[op](a[0], b[1]), _CMP[op](a[1], b[0]), _CMP[op](a[0], b[0]),
+               _CMP[op](a[1], b[1])}
+    if op in ("eq", "ne") and not (a[0] == a[1] == b[0] == b[1]):
+        disjoint = a[1] < b[0] or b[1] < a[0]
+        corners = {op == "ne"} if disjoint else {True, False}
+    return (int(min(corners)), int(max(corners)))
+
+
+def _restrict(op: str, a: Iv, b: Iv) -> Iv | None:
+    """Where ``a`` lies given ``a op b`` holds for some value of ``b`` (None: nowhere)."""
+    lo, hi = a
+    if op == "lt":
+        hi = min(hi, b[1] - 1)
+    elif op == "le":
+        hi = min(hi, b[1])
+    elif op == "gt":
+        lo = max(lo, b[0] + 1)
+    elif op == "ge":
+        lo = max(lo, b[0])
+    elif op == "eq":
+        lo, hi = max(lo, b[0]), min(hi, b[1])
+    elif op == "ne" and b[0] == b[1]:
+        if lo == b[0]:
+            lo += 1
+        if hi == b[0]:
+            hi -= 1
+    return (lo, hi) if lo <= hi else None
+
+
+class _Walk:
+    """One proof: intervals of nodes under facts, memoised, within :data:`_BUDGET` steps;
+    ``ranges``: the eager loops' ranges it assumed."""
+
+    __slots__ = ("memo", "steps", "ranges", "frames", "instead")
+
+    def __init__(self, instead: dict | None = None) -> None:
+        self.memo: dict = {}
+        self.steps = 0
+        self.ranges: dict[Range, tuple] = {}  # (each: the span assumed, the span found)
+        self.frames: list[_Frame] = []  # (kept alive: their ids are in the keys)
+        self.instead = instead  # ranges assumed instead of the Ranges' own (a search)
+
+    def interval(self, x: Any) -> Iv | None:
+        try:
+            return self.value(_Node.of(x), _Facts.NONE)
+        except _GiveUp:
+            return None
+
+    def index(self, known: tuple, facts: _Facts, full: Iv) -> Iv:
+        """The interval of a loop index (``_KNOWN``): its bounds', and its range's."""
+        _, lower, upper, hint, found = known
+        lo, hi = self.bound(lower, facts), self.bound(upper, facts)
+        iv = full if lo is None or hi is None else (lo[0], max(lo[0], hi[1] - 1))
+        if hint is not None:
+            r, span = hint
+            self.ranges[r] = (span, found)
+            rlo, rhi = self.instead[r] if self.instead and r in self.instead else span
+            a = max(iv[0], rlo)
+            iv = (a, max(a, min(iv[1], rhi)))
+        return iv
+
+    def bound(self, b: Any, facts: _Facts) -> Iv | None:
+        if type(b) is int:
+            return (b, b)
+        if tracer_origin(b) is None:  # (concrete, or a tracer of another kind)
+            return None if isinstance(b, jax.core.Tracer) else _const(b)
+        node = _Node.of(b)
+        return self.value(node, facts) if _scalar(node) else None
+
+    def value(self, node: Any, facts: _Facts) -> Iv | None:
+        """``node``'s interval under ``facts`` (``_EMPTY``: the facts cannot hold)."""
+        if isinstance(node, tuple):  # a literal of an inner jaxpr
+            return _const(node[1])
+        key = (node.key, id(facts))
+        if key in self.memo:
+            return self.memo[key][0]
+        self.steps += 1
+        if self.steps > _BUDGET:
+            raise _GiveUp
+        full = _range(node.aval())
+        if full is None:
+            raise _GiveUp  # (an index computed from a float or an array: no proof)
+        iv = self._compute(node, facts, full)
+        if iv is not _EMPTY:
+            iv = _fit(iv, full)
+            fact = facts.known.get(node.key)
+            if fact is not None:
+                iv = (max(iv[0], fact[0]), min(iv[1], fact[1]))
+                if iv[0] > iv[1]:
+                    iv = _EMPTY
+        self.memo[key] = (iv, facts)  # (``facts`` kept alive: its id is in the key)
+        return iv
+
+    def _compute(self, node: _Node, facts: _Facts, full: Iv) -> Iv | None:
+        origin = node.origin()
+        kind = origin[0]
+        if kind == "const":
+            return _const(origin[1]) or full
+        if kind == "alias":
+            return self.value(origin[1], facts)
+        if kind == "input":
+            known = _KNOWN.get(id(node.v)) if node.frame is None else None
+            if known is not None and known[0] is node.v:
+                return self.index(known, facts, full)
+            return full
+        name, params, ins, k = origin
+        if name in ("jit", "pjit", "closed_call", "core_call"):
+            inner = params.get("jaxpr") or params.get("call_jaxpr")
+            if inner is None or not hasattr(inner, "consts"):
+                return full
+            frame = _Frame(inner, ins)
+            self.frames.append(frame)
+            return self.value(frame.node(frame.jaxpr.outvars[k]), facts)
+        if name == "select_n":
+            return self._select(ins, facts, full)
+        if name == "optimization_barrier":
+            return self.value(ins[k], facts)
+        if name not in _MODELLED or not all(_scalar(a) for a in ins):
+            return full
+        args = []
+        for a in ins:
+            iv = self.value(a, facts)
+            if iv is _EMPTY:
+                return _EMPTY
+            args.append(iv)
+        return _apply(name, params, args, ins, full)
+
+    def _select(self, ins: list, facts: _Facts, full: Iv) -> Iv | None:
+        p, cases = ins[0], ins[1:]
+        if not all(_scalar(a) for a in ins):
+            return full
+        piv = self.value(p, facts)
+        if piv is _EMPTY:
+            return _EMPTY
+        out: Iv | None = _EMPTY
+        for c in range(max(piv[0], 0), min(piv[1], len(cases) - 1) + 1):
+            for assumed in self.assume(p, c, facts):
+                iv = self.value(cases[c], assumed)
+                if iv is not _EMPTY:
+                    out = iv if out is _EMPTY else (min(out[0], iv[0]), max(out[1], iv[1]))
+        return out
+
+    def assume(self, p: Any, v: int, facts: _Facts) -> list[_Facts]:
+        """The cases of ``facts`` in which the bool or integer node ``p`` equals ``v``: a
+        disjunction of fact sets (none: impossible). Dropping a fact never breaks a proof's
+        soundness, only its precision."""
+        if isinstance(p, tuple):
+            return [facts] if _const(p[1]) == (v, v) else []
+        base = facts.add(p, (v, v))
+        if base is None:
+            return []
+        origin = p.origin()
+        if origin[0] == "alias":
+            return self.assume(origin[1], v, base)
+        if origin[0] in ("const", "input"):
+            return [base]
+        name, _, ins, _ = origin
+        is_bool = np.dtype(p.aval().dtype) == np.bool_
+        if name == "not" and is_bool:
+            return self.assume(ins[0], 1 - v, base)
+        if name in ("and", "or") and is_bool:
+            both = v == (name == "and")  # (each operand then equals v)
+            if both:
+                cases = [base]
+                for a in ins:
+                    cases = [g for f in cases for g in self.assume(a, v, f)]
+                return cases[:_MAX_CASES] if len(cases) <= _MAX_CASES else [base]
+            cases = [g for a in ins for g in self.assume(a, v, base)]
+            return cases if len(cases) <= _MAX_CASES else [base]
+        if name in _CMP and len(ins) == 2 and all(_scalar(a) for a in ins):
+            op = name if v else _NEGATE[name]
+            a, b = ins
+            out = base
+            for x, y, o in ((a, b, op), (b, a, _SWAP[op])):
+                if isinstance(x, tuple):
+                    continue
+                xi, yi = self.value(x, out), self.value(y, out)
+                if xi is _EMPTY or yi is _EMPTY:
+                    return []
+                r = _restrict(o, xi, yi)
+                if r is None:
+                    return []
+                nxt = out.add(x, r)
+                if nxt is None:
+                    return []
+                out = nxt
+            if op in ("eq", "ne"):  # (bool operands: ``x != y``, ``y`` known, is ``x``)
+                for x, y in ((a, b), (b, a)):
+                    if isinstance(x, tuple) or np.dtype(x.aval().dtype) != np.bool_:
+                        continue
+                    yi = self.value(y, out)
+                    if yi is not _EMPTY and yi[0] == yi[1]:
+                        return self.assume(x, yi[0] if op == "eq" else 1 - yi[0], out)
+            return [out]
+        return [base]
+
+
+def _apply(name: str, params: dict, args: list[Iv], ins: list, full: Iv) -> Iv:
+    """The interval of primitive ``name`` of scalars in ``args`` (exact, before wrapping)."""
+    if name in ("add", "sub", "mul") and len(args) == 2:
+        (a, b), (c, d) = args
+        if name == "add":
+            return (a + c, b + d)
+        if name == "sub":
+            return (a - d, b - c)
+        ps = (a * c, a * d, b * c, b * d)
+        return (min(ps), max(ps))
+    if name == "neg":
+        return (-args[0][1], -args[0][0])
+    if name == "abs":
+        a, b = args[0]
+        return (0 if a <= 0 <= b else min(abs(a), abs(b)), max(abs(a), abs(b)))
+    if name in ("max", "min") and len(args) == 2:
+        (a, b), (c, d) = args
+        return (max(a, c), max(b, d)) if name == "max" else (min(a, c), min(b, d))
+    if name == "clamp":  # (``clamp(lo, x, hi)``: ``min(max(x, lo), hi)``)
+        (l0, l1), (x0, x1), (h0, h1) = args
+        return (min(max(x0, l0), h0), min(max(x1, l1), h1))
+    if name == "integer_pow" and params.get("y", -1) >= 0:
+        (a, b), y = args[0], params["y"]
+        ps = [a ** y, b ** y] + ([0] if a <= 0 <= b else [])
+        return (min(ps), max(ps))
+    if name == "convert_element_type" or name in _SAME:
+        a, b = args[0]
+        if full == (0, 1):  # (to bool: whether it is nonzero)
+            return (int(not (a <= 0 <= b)), int(not a == b == 0))
+        return args[0]
+    if name in ("rem", "div") and len(args) == 2:
+        (a, b), (c, d) = args
+        if c <= 0 <= d:
+            return full  # (may divide by zero)
+        if name == "div":
+            qs = [_tdiv(x, y) for x in (a, b) for y in (c, d)]
+            return (min(qs), max(qs))
+        m = max(abs(c), abs(d)) - 1  # (|a rem b| < |b|, with the sign of a)
+        return (max(a, -m) if a < 0 else 0, min(b, m) if b > 0 else 0)
+    if name in _CMP and len(args) == 2:
+        return _compare(name, args[0], args[1])
+    if full == (0, 1) and name in ("and", "or", "not", "xor"):
+        if name == "not":
+            return (1 - args[0][1], 1 - args[0][0])
+        (a, b), (c, d) = args
+        if name == "and":
+            return (a & c, b & d)
+        if name == "or":
+            return (a | c, b | d)
+        return (0, 1) if not (a == b and c == d) else (a ^ c, a ^ c)
+    return full

@@ -1,0 +1,199 @@
+"""Checks a loop index cannot fail are not made, and every other check still is.
+
+A ``fori_loop`` body's index lies between the loop's bounds, so ``t[i - 1]`` in a loop over
+``range(1, n)`` cannot fail and costs nothing (docs/loops.md, "Checks that cannot fail").
+An eager loop's bounds are arguments of its program, so it assumes the index range of its
+first call, widened to where every check it proved holds, and runs the calls whose index
+stays inside that range with it; a call that leaves it runs a program that assumes nothing. Oracle: NumPy's Python loop (values, and the ``IndexError`` with the state
+it leaves).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jaxtensor as jt
+from loop_ports import PROGRAMS
+from measure import count_compiles
+
+pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
+
+
+def _index(i, a, c, m, s):
+    """``(a * i + c) % m - s`` (``m`` None: no modulo): Python's and jaxtensor's alike."""
+    v = a * i + c
+    return (v if m is None else v % m) - s
+
+
+def _numpy_loop(n, bounds, a, c, m, s, inner):
+    x = np.zeros((n, n), np.int64)
+    err = None
+    try:
+        for i in range(*bounds):
+            if inner is None:
+                x[_index(i, a, c, m, s), 0] = i + 1
+            else:
+                for j in range(i + inner[0], inner[1]):
+                    x[_index(i, a, c, m, s), j - inner[2]] += j + 1
+    except IndexError as e:
+        err = e
+    return x, err
+
+
+def _jt_loop(x, bounds, a, c, m, s, inner):
+    def body(i):
+        if inner is None:
+            x[_index(i, a, c, m, s), 0] = i + 1
+        else:
+            def row(j):
+                x[_index(i, a, c, m, s), j - inner[2]] += j + 1
+            jt.fori_loop(i + inner[0], inner[1], row)
+    jt.fori_loop(bounds[0], bounds[1], body)
+
+
+def _run(n, bounds, a, c, m, s, inner, compiled):
+    x = jt.zeros((n, n), dtype=jt.int64)
+    err = None
+    try:
+        if compiled:
+            jt.jit(lambda x: _jt_loop(x, bounds, a, c, m, s, inner))(x)
+        else:
+            _jt_loop(x, bounds, a, c, m, s, inner)
+    except IndexError as e:
+        err = e
+    return np.asarray(x), err
+
+
+def _same(n, bounds, a, c, m, s, inner, compiled):
+    want, want_err = _numpy_loop(n, bounds, a, c, m, s, inner)
+    got, got_err = _run(n, bounds, a, c, m, s, inner, compiled)
+    np.testing.assert_array_equal(got, want)
+    assert (got_err is None) == (want_err is None), (want_err, got_err)
+
+
+loops = st.tuples(st.integers(-3, 6), st.integers(-3, 9))
+inners = st.none() | st.tuples(st.integers(-2, 3), st.integers(0, 8), st.integers(-2, 3))
+expr = st.tuples(st.sampled_from([1, -1, 2, -2, 3]), st.integers(-9, 9),
+                 st.sampled_from([None, None, 3, 6, 7, -4]), st.integers(-8, 8))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(3, 7), first=loops, then=st.lists(loops, min_size=1, max_size=3),
+       e=expr, inner=inners)
+def test_eager_loops_against_numpy_as_their_bounds_change(n, first, then, e, inner):
+    """The first call fixes the range its program assumes; later calls inside it reuse the
+    program, calls outside it run one that assumes nothing: every call as NumPy's loop."""
+    for bounds in [first, *then]:
+        _same(n, bounds, *e, inner, compiled=False)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(3, 7), bounds=loops, e=expr, inner=inners)
+def test_loops_in_jit_against_numpy(n, bounds, e, inner):
+    _same(n, bounds, *e, inner, compiled=True)
+
+
+def test_a_call_whose_index_leaves_the_first_range_is_checked():
+    x = jt.zeros(6)
+
+    def body(i):
+        x[i] = x[i] + i
+
+    jt.fori_loop(1, 6, body)  # (index 1..5: x[i] cannot fail)
+    assert count_compiles(lambda: jt.fori_loop(2, 4, body)) == 0  # (inside: same program)
+    with pytest.raises(IndexError):
+        jt.fori_loop(3, 8, body)  # (outside: i = 6 fails, after i = 3, 4, 5 ran)
+    y = jt.asarray(x, copy=True)  # (x as the failed call left it; reading x itself would pin its buffer)
+
+    def again():
+        jt.fori_loop(1, 6, body)  # (back inside)
+        jt.fori_loop(5, 5, body)  # (no iteration: any program)
+
+    assert count_compiles(again) == 0
+    np.testing.assert_array_equal(np.asarray(y), [0, 1, 4, 9, 8, 10])
+    np.testing.assert_array_equal(np.asarray(x), [0, 2, 6, 12, 12, 15])
+
+
+def _body_sizes(f, *args):
+    """Instructions per while body of ``f``'s optimized program (parameters, tuples,
+    constants and bitcasts aside): what a checked loop costs per iteration over the
+    unchecked one."""
+    text = f.lower(*args).compile().as_text()
+    comps: dict[str, list[str]] = {}
+    cur = None
+    for line in text.split("\n"):
+        head = re.match(r"^(?:ENTRY )?(%[\w.\-]+) ", line)
+        if head and line.rstrip().endswith("{"):
+            cur = comps.setdefault(head.group(1), [])
+        elif line.startswith("}"):
+            cur = None
+        elif cur is not None:
+            cur.append(line)
+    skip = re.compile(r" (parameter|tuple|get-tuple-element|constant|bitcast)\(")
+    return sorted(sum(1 for x in comps[b] if "=" in x and not skip.search(x))
+                  for lines in comps.values() for line in lines
+                  for b in re.findall(r"while\(.*body=(%[\w.\-]+)", line))
+
+
+@pytest.mark.parametrize("name", ["cholesky", "lcs", "thomas"])
+def test_checks_that_cannot_fail_cost_nothing(name):
+    """The ports whose every index is a loop index plus a constant (or a bound of an outer
+    loop's index): their checked loops compile to the unchecked loops' bodies."""
+    p = PROGRAMS[name]
+    inputs = p.make_inputs(np.random.default_rng(0), p.sizes["test"])
+    checked = _body_sizes(jt.jit(p.port), *p.port_args(inputs))
+    unchecked = _body_sizes(jt.jit(p.port, check_bounds=False), *p.port_args(inputs))
+    assert checked and checked == unchecked, (checked, unchecked)
+
+
+def test_a_check_that_can_fail_is_still_made_in_the_same_program():
+    """The control: an index read from data keeps its check (and its cost)."""
+    def port(x, idx):
+        def body(i):
+            x[idx[i]] = i
+        jt.fori_loop(0, 4, body)
+
+    args = (jt.zeros(4), jt.asarray([0, 1, 2, 3]))
+    checked = _body_sizes(jt.jit(port), *args)
+    unchecked = _body_sizes(jt.jit(port, check_bounds=False), *args)
+    assert sum(checked) > sum(unchecked), (checked, unchecked)
+
+
+def test_the_range_is_per_argument_shape():
+    """One body code over Tensors of two sizes: what the checks of one size proved says
+    nothing of the other's."""
+    def run(x, lo, hi):
+        def body(i):
+            x[i] = i + 1
+        jt.fori_loop(lo, hi, body)
+
+    big = jt.zeros(10)
+    run(big, 0, 10)  # (x[i] cannot fail for i in 0..9 on 10 elements)
+    small = jt.zeros(5)
+    with pytest.raises(IndexError):
+        run(small, 0, 10)
+    np.testing.assert_array_equal(np.asarray(small), [1, 2, 3, 4, 5])
+    np.testing.assert_array_equal(np.asarray(big), np.arange(1, 11))
+
+
+def test_a_range_widens_to_where_its_proofs_hold():
+    """The first call runs 1..9; its proofs (x[i - 1], x[i] on 2000 elements) hold for
+    -1999..1999, so every trip count up to 2000 runs the same program, and a call past
+    either end is checked."""
+    x = jt.ones(2000)
+
+    def body(i):
+        x[i] = x[i - 1] * 0.5 + x[i]
+
+    jt.fori_loop(1, 10, body)
+    assert count_compiles(lambda: [jt.fori_loop(1, hi, body) for hi in (100, 2000, 5)]) == 0
+    with pytest.raises(IndexError):
+        jt.fori_loop(1, 2001, body)
+    jt.fori_loop(0, 3, body)  # (x[-1] is x[1999], as in NumPy)
+    with pytest.raises(IndexError):
+        jt.fori_loop(-2000, -1998, body)  # (x[-2001])
