@@ -22,7 +22,7 @@ import numpy as np
 from .._core import Deferred, Tensor, _kernels, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
-from ._plan import INT, MaskCode, NonConcreteBooleanIndexError, slice_code, slice_codes
+from ._plan import INT, MaskCode, NonConcreteBooleanIndexError
 
 __all__ = ["NonConcreteBooleanIndexError"]
 
@@ -45,8 +45,7 @@ def _basic_sig(key: Any) -> tuple | None:
         a, b, c = key.start, key.stop, key.step
         if (a is None or type(a) is int) and (b is None or type(b) is int) and (
                 c is None or type(c) is int):
-            code = slice_codes.get((a, b, c))
-            return (code if code is not None else slice_code(a, b, c),)
+            return ((a, b, c),)  # (equal to its SliceCode: named on a miss, _basic.lookup)
         return None
     if t is tuple:
         sig = []
@@ -59,8 +58,7 @@ def _basic_sig(key: Any) -> tuple | None:
                 if not ((a is None or type(a) is int) and (b is None or type(b) is int) and (
                         c is None or type(c) is int)):
                     return None
-                code = slice_codes.get((a, b, c))
-                sig.append(code if code is not None else slice_code(a, b, c))
+                sig.append((a, b, c))
             elif k is None or k is Ellipsis:
                 sig.append(k)
             else:
