@@ -5,7 +5,8 @@ number of the failed check, as ``Trace`` numbers them).
 
 At each gated write the failure carried in and the checks made so far are folded into that
 vector, passed once through ``_unfused.vector_once`` (so that XLA:CPU neither recomputes
-the checks after the write nor copies the written Tensor), and the gate reads it. A body
+the checks after the write nor copies the written Tensor; a vector that reads no array
+passes as it is), and the gate reads it. A body
 then has a few kernels more than the unchecked one, however many checks it makes: XLA:CPU
 runs a loop body of more than 8 kernels on its thread pool, and compiles a loop whole into
 one kernel only while it stays small (docs/decisions.md, "Checks in loop bodies cost a few

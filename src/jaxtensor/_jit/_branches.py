@@ -231,23 +231,31 @@ def _merged_write(pred: Any, old: Any, e1: JaxprEqn, w1: list, e2: JaxprEqn,
 
 
 def _scalars_once(consts: list, pred: Any) -> tuple[list, Any]:
-    """``consts`` and ``pred`` with the traced real scalars among them computed once
-    (``_unfused.computed_once``; a float as the integer of its bits), before any write of
-    the branches (every gated write reads ``pred``): else XLA:CPU computes a scalar read from
-    a carried Tensor again inside each write that uses it, after an earlier write of that
-    Tensor, and copies the Tensor."""
+    """``consts`` and ``pred`` with the traced real scalars among them that are read from an
+    array (``_unfused.reads_array``) computed once (``_unfused.computed_once``; a float as
+    the integer of its bits), before any write of the branches that uses them: else XLA:CPU
+    computes a scalar read from a carried Tensor again inside each write that uses it, after
+    an earlier write of that Tensor, and copies the Tensor. A scalar computed from scalars
+    only reads no buffer, so it passes as it is; the values pass as int32 where they fit."""
     wide = jnp.dtype(jnp.int64 if jax.config.read("jax_enable_x64") else jnp.int32)
     picked = [k for k, c in enumerate(consts)
               if isinstance(c, jax.core.Tracer) and jnp.ndim(c) == 0
               and c.dtype.kind in "biuf" and c.dtype.itemsize <= wide.itemsize
-              and not (c.dtype.kind == "u" and c.dtype.itemsize == wide.itemsize)]
+              and not (c.dtype.kind == "u" and c.dtype.itemsize == wide.itemsize)
+              and _unfused.reads_array(c)]
+    with_pred = isinstance(pred, jax.core.Tracer) and _unfused.reads_array(pred)
+    if not picked and not with_pred:
+        return consts, pred
     ints = [_bits(consts[k]) for k in picked]
-    once = _unfused.computed_once(wide, pred, *ints)
+    narrow = all(v.dtype.itemsize < 4 or (v.dtype.itemsize == 4 and v.dtype.kind != "u")
+                 for v in ints)
+    once = _unfused.computed_once(jnp.dtype(jnp.int32) if narrow else wide,
+                                  *([pred] if with_pred else []), *ints)
     consts = list(consts)
-    for k, v in zip(picked, once[1:]):
+    for k, v in zip(picked, once[1:] if with_pred else once):
         c = consts[k]
         consts[k] = lax.bitcast_convert_type(v, c.dtype) if c.dtype.kind == "f" else v
-    return consts, once[0]
+    return consts, once[0] if with_pred else pred
 
 
 def _bits(c: Any) -> Any:

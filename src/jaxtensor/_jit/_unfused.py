@@ -20,12 +20,15 @@ Only on the CPU backend, where this was measured; elsewhere the values pass unch
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 from jax import lax
+
+from .._core._jax_private import tracer_origin
 
 
 @cache
@@ -48,9 +51,62 @@ def computed_once(dtype: Any, *values: Any) -> tuple[Any, ...]:
 
 def vector_once(v: Any) -> Any:
     """A traced 1-D integer vector through one division that XLA neither folds nor
-    duplicates into its users (as :func:`computed_once`, kept one vector)."""
-    if not _on_cpu():
+    duplicates into its users (as :func:`computed_once`, kept one vector); as it is where
+    it reads no array (:func:`reads_array`), which XLA may compute again at no cost."""
+    if not _on_cpu() or not reads_array(v):
         return v
     odd = v | 1  # never 0, so odd // odd is 1
     return lax.div(v, lax.div(odd, odd))
 
+
+#: arrays of at most this many elements count as scalars for :func:`reads_array`: XLA
+#: copying one where a fusion reads it after a write costs less than the division
+SMALL = 16
+
+
+def reads_array(x: Any, limit: int = 400) -> bool:
+    """Whether the traced ``x`` may be computed, in its own trace, from an array of
+    more than :data:`SMALL` elements (an element or a sum read from a Tensor): XLA:CPU would
+    compute it again inside each fusion that uses it, reading that array there, after a
+    write of it, and copy the array. A value computed from scalars and small arrays only is
+    not: from the trace's inputs (a carried ``[code, value]``, a 0-D Tensor), literals,
+    values of an enclosing trace (which that trace passes once where they read an array)
+    and values already passed through the division of :func:`computed_once` or
+    :func:`vector_once`. True where it cannot tell (no ``tracer_origin``, past ``limit``
+    values)."""
+    if tracer_origin is None:
+        return True
+    seen: set[int] = set()
+    todo = [x]
+    while todo:
+        t = todo.pop()
+        if id(t) in seen or _once(t):
+            continue
+        seen.add(id(t))
+        if len(seen) > limit:
+            return True
+        got = tracer_origin(t)
+        if got is None:  # (not a tracer of a jax.jit trace: a constant, or unknown)
+            if isinstance(t, jax.core.Tracer):
+                return True
+            continue
+        made, _ = got
+        if made is None:  # (an input, a literal, a value of an enclosing trace)
+            continue
+        for u in made[2]:
+            if math.prod(jnp.shape(u)) > SMALL and not _once(u):
+                return True
+            todo.append(u)
+    return False
+
+
+def _once(t: Any) -> bool:
+    """Whether the tracer ``t`` is the result of the division of :func:`vector_once`
+    (``v // (odd // odd)``, which XLA computes once)."""
+    got = tracer_origin(t)
+    made = got and got[0]
+    if not made or made[0] != "div":
+        return False
+    got = tracer_origin(made[2][1])
+    made = got and got[0]
+    return bool(made) and made[0] == "div" and made[2][0] is made[2][1]
