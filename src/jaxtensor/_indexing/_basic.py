@@ -192,9 +192,10 @@ def lookup(view: View | None, shape: tuple[int, ...], sig: tuple) -> Template:
         tpl = (memo if memo is not None else view.memo()).get(sig)
     if tpl is None:
         # (a slice's code in ``sig`` may be the plain tuple its SliceCode equals: the
-        # fast path's signature, ``_getset._basic_sig``, builds no object per call)
-        sig = tuple(_plan.slice_code(*c) if type(c) is tuple else c for c in sig)
-        tpl = template(view, shape, sig, _plan.plan(shape, sig))
+        # fast path's signature, ``_getset._basic_sig``, builds no object per call, and
+        # the template is kept under it, so a hit compares tuples of one type)
+        named = tuple(_plan.slice_code(*c) if type(c) is tuple else c for c in sig)
+        tpl = template(view, shape, sig, _plan.plan(shape, named))
     return tpl
 
 
