@@ -255,7 +255,11 @@ def _fit(iv: Iv, full: Iv) -> Iv:
 
 
 def _const(v: Any) -> Iv | None:
-    a = np.asarray(v)
+    """The interval of a literal or constant (None: not an integer or bool scalar)."""
+    try:
+        a = np.asarray(v)
+    except Exception:  # (a tracer, or anything NumPy cannot read: nothing known)
+        return None
     if a.size != 1 or a.dtype.kind not in "iub":
         return None
     x = int(a.reshape(()))
@@ -281,7 +285,9 @@ _MODELLED = frozenset({"add", "sub", "mul", "neg", "abs", "max", "min", "clamp",
 
 def _scalar(a: Any) -> bool:
     """Whether ``a`` (a node, or an inner literal) is an integer or bool scalar."""
-    return isinstance(a, tuple) or _range(a.aval()) is not None
+    if isinstance(a, tuple):
+        return _const(a[1]) is not None
+    return _range(a.aval()) is not None
 
 
 def _compare(op: str, a: Iv, b: Iv) -> Iv:
@@ -358,7 +364,10 @@ class _Walk:
     def value(self, node: Any, facts: _Facts) -> Iv | None:
         """``node``'s interval under ``facts`` (``_EMPTY``: the facts cannot hold)."""
         if isinstance(node, tuple):  # a literal of an inner jaxpr
-            return _const(node[1])
+            iv = _const(node[1])
+            if iv is None:  # (not an integer: ``_EMPTY`` would say "cannot happen")
+                raise _GiveUp
+            return iv
         key = (node.key, id(facts))
         if key in self.memo:
             return self.memo[key][0]
