@@ -53,7 +53,7 @@ def _expr(rng: random.Random, depth: int, dt: Any) -> Callable:
         lambda e: a(e) + b(e), lambda e: a(e) - b(e), lambda e: a(e) * b(e),
         lambda e: -a(e), lambda e: jnp.abs(a(e)), lambda e: jnp.maximum(a(e), b(e)),
         lambda e: jnp.minimum(a(e), b(e)), lambda e: jnp.remainder(a(e), nz),
-        lambda e: jnp.floor_divide(a(e), nz), lambda e: lax.rem(a(e), b(e)),
+        lambda e: jnp.floor_divide(a(e), nz), lambda e: lax.rem(a(e), _divisor(b(e))),
         lambda e: lax.div(a(e), jnp.asarray(nz, dt)), lambda e: lax.rem(a(e), jnp.asarray(nz, dt)),
         lambda e: jnp.clip(a(e), jnp.minimum(b(e), c), jnp.maximum(b(e), c)),
         lambda e: lax.integer_pow(a(e), 2),
@@ -68,6 +68,12 @@ def _expr(rng: random.Random, depth: int, dt: Any) -> Callable:
         lambda e: jnp.max(jnp.stack([a(e), b(e)])),
     ]
     return table[kind]
+
+
+def _divisor(b: Any) -> Any:
+    """``b``, with 1 for 0 and -1 (XLA:CPU traps on a vectorised integer division by zero,
+    killing the process; ``min // -1`` overflows)."""
+    return jnp.where((b == 0) | (b == -1), jnp.ones_like(b), b)
 
 
 def _domain(rng: random.Random, dt: Any) -> tuple[int, int]:
