@@ -2,9 +2,9 @@
 on one core: the ``lax`` version (donated), the port at the top level (its loops checked,
 as a top-level loop always is), and the port inside ``jaxtensor.jit`` with checks off and
 on. Prints the median time of each and the ratios to the ``lax`` version (ratio of the
-medians, and the median of the per-round ratios). The flood fill port's ``if old == new:
-return img`` (a Python ``if`` on a value, which ``jaxtensor.jit`` cannot trace) is left out
-of its ``jaxtensor.jit`` forms; the inputs drawn never take it.
+medians, and the median of the per-round ratios). The flood fill's ``jaxtensor.jit`` forms run
+its port's loop (``flood_fill_loop``: the port's ``if`` on a value cannot be traced); the
+inputs drawn never take that ``if``.
 
     taskset -c 1 python benchmarks/bench_loop_candidates.py flood_fill 64 30
     taskset -c 1 python benchmarks/bench_loop_candidates.py lcs 120 15
@@ -13,7 +13,6 @@ of its ``jaxtensor.jit`` forms; the inputs drawn never take it.
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 import time
 
@@ -25,18 +24,6 @@ import jaxtensor as jt
 sys.path.insert(0, str(_common.ROOT / "tests"))
 import loop_ports  # noqa: E402
 
-_IF = "    if old == new:\n        return img\n"
-
-
-def _traceable(p: loop_ports.Program):
-    """The port, without the flood fill's Python ``if`` on a value."""
-    if p.name != "flood_fill":
-        return p.port
-    src = inspect.getsource(p.port).replace(_IF, "").replace(
-        "def flood_fill_port", "def flood_fill_traceable")
-    exec(compile(src, loop_ports.__file__, "exec"), loop_ports.__dict__)
-    return loop_ports.flood_fill_traceable
-
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -45,7 +32,7 @@ def main() -> None:
     ap.add_argument("rounds", type=int, nargs="?", default=30)
     a = ap.parse_args()
     p = loop_ports.PROGRAMS[a.program]
-    port = _traceable(p)
+    port = loop_ports.flood_fill_loop if p.name == "flood_fill" else p.port
     static = p.static or None
     d = p.make_inputs(np.random.default_rng(0), a.size)
     want = p.numpy(*p.args(d, lambda v: v))

@@ -346,10 +346,15 @@ def flood_fill_numpy(img, sr, sc, new):
 
 
 def flood_fill_port(img, sr, sc, new):
+    if img[sr, sc] == new:
+        return img
+    return flood_fill_loop(img, sr, sc, new)
+
+
+def flood_fill_loop(img, sr, sc, new):
+    """The port's loop: what ``jaxtensor.jit`` traces (the port's ``if`` reads a value)."""
     h, w = img.shape
     old = img[sr, sc]
-    if old == new:
-        return img
     stack = jt.zeros((4 * h * w + 1, 2), dtype=jt.int32)
     stack[0] = jt.asarray([sr, sc])
     top = jt.ones((), dtype=jt.int32)

@@ -23,9 +23,9 @@ import jax
 import numpy as np
 import pytest
 
+import hlo
 import jaxtensor as jt
 from loop_ports import insertion_sort_port as _insertion_sort
-from test_cond_writes import _computations, _copied, _in_loops
 
 
 def _index_write(x):
@@ -190,8 +190,8 @@ def test_checked_loops_copy_no_written_tensor(name):
         shape = (8, n // 8) if fn in (_nested, _sweep) else (n,)  # (2-D tables for nests)
         init = np.random.default_rng(n).integers(0, 10, shape).astype(dtype)
         text = f.lower(jt.asarray(init)).compile().as_text()
-        assert _in_loops(text), "no loop in the compiled program"
-        big = [c for c in _copied(text) if c >= n]
+        assert hlo.in_loops(text), "no loop in the compiled program"
+        big = [c for c in hlo.copied(text) if c >= n]
         assert big == [], f"{name}: copies of {big} elements per iteration at n={n}"
         if n == 64:
             x = jt.asarray(init)
@@ -202,18 +202,10 @@ def test_checked_loops_copy_no_written_tensor(name):
 
 
 # -- kernels per iteration ------------------------------------------------------------------
-def _kernels(lines: list[str]) -> int:
-    """The kernels (thunks) XLA:CPU runs for a computation's instructions: everything but
-    parameters, tuples, their elements, constants and bitcasts."""
-    free = {"parameter", "tuple", "get-tuple-element", "constant", "bitcast"}
-    ops = [m.group(1) for x in lines for m in [re.search(r"= [^=]*?\}? ([\w-]+)\(", x)] if m]
-    return sum(op not in free for op in ops)
-
-
 def _innermost(text: str) -> tuple[int, bool]:
     """(kernels of the innermost loop's body, whether XLA:CPU compiles that loop as one small
     kernel) in the optimized HLO ``text`` of a two-level loop nest."""
-    comps = _computations(text)
+    comps = hlo.computations(text)
     small = {m.group(1) for lines in comps.values() for x in lines if "xla_cpu_small_call" in x
              for m in [re.search(r"to_apply=%?([\w.\-]+)", x)] if m}
 
@@ -227,7 +219,7 @@ def _innermost(text: str) -> tuple[int, bool]:
         for x in lines:
             m = re.search(r" while\(.*body=%?([\w.\-]+)", x)
             if m and not loops_in(m.group(1)):
-                found.append((_kernels(comps[m.group(1)]), name in small))
+                found.append((hlo.kernels(comps[m.group(1)]), name in small))
     assert len(found) == 1, found
     return found[0]
 

@@ -20,60 +20,17 @@ import jax
 import numpy as np
 import pytest
 
+import hlo
 import jaxtensor as jt
-from loop_ports import _NEIGHBOURS, PROGRAMS, flood_fill_numpy
-from test_checked_loop_copies import _kernels
-from test_cond_writes import _computations, _copied
+from loop_ports import PROGRAMS, flood_fill_loop, flood_fill_numpy
 
 cpu_only = pytest.mark.skipif(jax.default_backend() != "cpu", reason="XLA:CPU's loop runtime")
-
-
-def _flood_fill(img, sr, sc, new):
-    """``loop_ports.flood_fill_port`` as it runs inside ``jaxtensor.jit``: its loop, without
-    the host-side ``if old == new`` (a traced ``old`` is no Python bool; the draws of
-    ``_flood_inputs`` never have ``old == new``)."""
-    h, w = img.shape
-    old = img[sr, sc]
-    stack = jt.zeros((4 * h * w + 1, 2), dtype=jt.int32)
-    stack[0] = jt.asarray([sr, sc])
-    top = jt.ones((), dtype=jt.int32)
-
-    def pop():
-        top[...] -= 1
-        r, c = stack[top]
-
-        def fill():
-            img[r, c] = new
-            for dr, dc in _NEIGHBOURS:
-                nr, nc = r + dr, c + dc
-                inside = (nr >= 0) & (nr < h) & (nc >= 0) & (nc < w)
-
-                def push(nr=nr, nc=nc):
-                    stack[top] = jt.stack([nr, nc])
-                    top[...] += 1
-
-                def probe(nr=nr, nc=nc):
-                    jt.cond(img[nr, nc] == old, push, lambda: None)
-                jt.cond(inside, probe, lambda: None)
-        jt.cond(img[r, c] == old, fill, lambda: None)
-    jt.while_loop(lambda: top > 0, pop)
-    return img
-
-
-def _loops(text: str) -> list[tuple[list[str], bool]]:
-    """(the body's instructions, whether XLA:CPU compiles the loop whole) per while loop of
-    the optimized HLO ``text``."""
-    comps = _computations(text)
-    small = {m.group(1) for lines in comps.values() for x in lines if "xla_cpu_small_call" in x
-             for m in [re.search(r"to_apply=%?([\w.\-]+)", x)] if m}
-    return [(comps[m.group(1)], name in small) for name, lines in comps.items() for x in lines
-            for m in [re.search(r" while\(.*body=%?([\w.\-]+)", x)] if m]
 
 
 def _divisions(text: str, body: list[str]) -> int:
     """The divides in a loop body's instructions and the fusions they call (``_unfused``'s
     ``v // (odd // odd)`` is two)."""
-    comps = _computations(text)
+    comps = hlo.computations(text)
     called = [m.group(1) for x in body for m in [re.search(r"calls=%?([\w.\-]+)", x)] if m]
     return sum(" divide(" in x for c in called for x in comps[c]) + sum(
         " divide(" in x for x in body)
@@ -93,13 +50,13 @@ def test_flood_fill_loop_is_compiled_whole(n):
     img, sr, sc, new = PROGRAMS["flood_fill"].make_inputs(np.random.default_rng(n), n)
     args = (jt.asarray(img), sr, sc, new)
     for check_bounds, bound in ((False, 16), (True, 40)):
-        text = _text(_flood_fill, *args, check_bounds=check_bounds, static=(1, 2, 3))
-        (body, small), = _loops(text)
-        kernels = _kernels(body)
+        text = _text(flood_fill_loop, *args, check_bounds=check_bounds, static=(1, 2, 3))
+        (body, small), = hlo.loops(text)
+        kernels = hlo.kernels(body)
         assert kernels <= bound, (check_bounds, kernels)
         if not check_bounds:
             assert small, f"the unchecked loop is not compiled whole ({kernels} kernels)"
-        big = [c for c in _copied(text) if c >= n * n]
+        big = [c for c in hlo.copied(text) if c >= n * n]
         assert big == [], (check_bounds, big)
 
 
@@ -129,7 +86,7 @@ def test_scalars_computed_from_scalars_pass_as_they_are(check_bounds):
     for from_tensor in (False, True):
         args = (jt.asarray(x), jt.zeros(41, dtype=jt.int32), jt.zeros((), dtype=jt.int32))
         text = _text(_counter_loop(from_tensor), *args, check_bounds=check_bounds)
-        (body, _), = _loops(text)
+        (body, _), = hlo.loops(text)
         counts.append(_divisions(text, body))
     assert counts[0] == 0, counts
     assert counts[1] >= 2, counts  # (the control: ``v // (odd // odd)``)
@@ -157,7 +114,7 @@ def test_flood_fill_values(seed):
     sr, sc = int(rng.integers(0, img.shape[0])), int(rng.integers(0, img.shape[1]))
     want = flood_fill_numpy(img.copy(), sr, sc, 2)
     for check_bounds in (False, True):
-        got = jt.jit(_flood_fill, check_bounds=check_bounds, static_argnums=(1, 2, 3))(
+        got = jt.jit(flood_fill_loop, check_bounds=check_bounds, static_argnums=(1, 2, 3))(
             jt.asarray(img), sr, sc, 2)
         np.testing.assert_array_equal(np.asarray(got), want)
     got = PROGRAMS["flood_fill"].port(jt.asarray(img), sr, sc, 2)

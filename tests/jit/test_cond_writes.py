@@ -14,59 +14,15 @@ branch raises the eager ``IndexError`` leaving what the Python loop left.
 from __future__ import annotations
 
 import random
-import re
 
 import numpy as np
 import pytest
 
+import hlo
 import jaxtensor as jt
 
 
 # -- the compiled program ------------------------------------------------------------------
-def _computations(text: str) -> dict[str, list[str]]:
-    comps: dict[str, list[str]] = {}
-    name = None
-    for line in text.splitlines():
-        m = re.match(r"^(?:ENTRY )?%?([\w.\-]+) .*\{$", line)
-        if m:
-            name = m.group(1)
-            comps[name] = []
-        elif line.startswith("}"):
-            name = None
-        elif name is not None:
-            comps[name].append(line)
-    return comps
-
-
-def _in_loops(text: str) -> list[str]:
-    """The instructions of the optimized HLO ``text`` that run in a loop body (its while
-    bodies and every computation they call)."""
-    comps = _computations(text)
-    todo = [m.group(1) for lines in comps.values() for line in lines
-            for m in [re.search(r"\bwhile\(.*\bbody=%?([\w.\-]+)", line)] if m]
-    seen: set[str] = set()
-    while todo:
-        c = todo.pop()
-        if c in seen or c not in comps:
-            continue
-        seen.add(c)
-        for line in comps[c]:
-            for m in re.finditer(r"(?:calls|body|condition|branch_computations|to_apply)="
-                                 r"\{?([%\w.\-, ]+)\}?", line):
-                todo.extend(n.strip().lstrip("%") for n in m.group(1).split(","))
-    return [line for c in seen for line in comps[c]]
-
-
-def _copied(text: str) -> list[int]:
-    """The element counts of the buffers copied inside loop bodies."""
-    out = []
-    for line in _in_loops(text):
-        m = re.search(r"= \w+\[([\d,]*)\]\{[^}]*\} copy\(", line)
-        if m:
-            out.append(int(np.prod([int(d) for d in m.group(1).split(",") if d])))
-    return out
-
-
 def _lcs_like(n: int):
     def f(x, a):
         def body(i):
@@ -93,8 +49,8 @@ def test_no_copy_of_the_written_tensor_per_iteration(check_bounds):
         f = jt.jit(_lcs_like(n), check_bounds=check_bounds)
         x = jt.zeros(n)
         text = f.lower(x, a).compile().as_text()
-        assert _in_loops(text), "no loop in the compiled program"
-        big = [c for c in _copied(text) if c >= n]
+        assert hlo.in_loops(text), "no loop in the compiled program"
+        big = [c for c in hlo.copied(text) if c >= n]
         assert big == [], f"copies of {big} elements per iteration at n={n}"
 
 
@@ -186,11 +142,11 @@ def test_conds_writing_tables_in_loops_copy_no_table(kind):
                   for k in range(len(_CASES))]
         top, a = jt.ones((), dtype=jt.int64), jt.asarray(_A, dtype=jt.float64)
         text = f.lower(tables, top, a).compile().as_text()
-        assert _in_loops(text), "no loop in the compiled program"
-        copied = [_CASES[(c - n) // 10] for c in _copied(text) if c >= n]
+        assert hlo.in_loops(text), "no loop in the compiled program"
+        copied = [_CASES[(c - n) // 10] for c in hlo.copied(text) if c >= n]
         assert copied == [], f"tables copied per iteration at n={n}: {copied}"
         # (the 0-D counter's gated += entered an XLA conditional, microseconds, per push)
-        assert not any(" conditional(" in line for line in _in_loops(text))
+        assert not any(" conditional(" in line for line in hlo.in_loops(text))
     got, got_top = f(tables, top, a)
     want, want_top = _class_numpy(n)
     for g, w in zip(got, want):
@@ -213,7 +169,7 @@ def test_a_branch_with_a_loop_stays_a_conditional():
     a = np.array([0.1, 0.9, 0.7, 0.2, 0.6], np.float32)
     g = jt.jit(f)
     text = g.lower(jt.zeros(8), jt.asarray(a)).compile().as_text()
-    assert any(" conditional(" in line for line in _in_loops(text))
+    assert any(" conditional(" in line for line in hlo.in_loops(text))
     want = np.zeros(8, np.float32)
     for i in range(6):
         if a[i % 5] > 0.5:

@@ -10,13 +10,12 @@ it leaves).
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import hlo
 import jaxtensor as jt
 from loop_ports import PROGRAMS
 from measure import count_compiles
@@ -120,24 +119,9 @@ def test_a_call_whose_index_leaves_the_first_range_is_checked():
 
 
 def _body_sizes(f, *args):
-    """Instructions per while body of ``f``'s optimized program (parameters, tuples,
-    constants and bitcasts aside): what a checked loop costs per iteration over the
-    unchecked one."""
-    text = f.lower(*args).compile().as_text()
-    comps: dict[str, list[str]] = {}
-    cur = None
-    for line in text.split("\n"):
-        head = re.match(r"^(?:ENTRY )?(%[\w.\-]+) ", line)
-        if head and line.rstrip().endswith("{"):
-            cur = comps.setdefault(head.group(1), [])
-        elif line.startswith("}"):
-            cur = None
-        elif cur is not None:
-            cur.append(line)
-    skip = re.compile(r" (parameter|tuple|get-tuple-element|constant|bitcast)\(")
-    return sorted(sum(1 for x in comps[b] if "=" in x and not skip.search(x))
-                  for lines in comps.values() for line in lines
-                  for b in re.findall(r"while\(.*body=(%[\w.\-]+)", line))
+    """The kernels of each while body of ``f``'s optimized program: what a checked loop
+    costs per iteration over the unchecked one."""
+    return sorted(hlo.kernels(body) for body, _ in hlo.loops(f.lower(*args).compile().as_text()))
 
 
 @pytest.mark.parametrize("name", ["cholesky", "lcs", "thomas"])
