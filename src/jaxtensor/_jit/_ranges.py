@@ -93,13 +93,7 @@ def loop_index(i: Any, lower: Any, upper: Any, hint: tuple | None = None
 
 def interval(x: Any) -> Iv | None:
     """An interval holding every value the traced integer scalar ``x`` can take (None: not
-    an integer scalar, or the walk gave up)."""
-    if type(x) is int:
-        return (x, x)
-    if isinstance(x, np.integer | np.bool_ | bool):
-        return (int(x), int(x))
-    if tracer_origin is None or tracer_origin(x) is None:
-        return None
+    an integer scalar of a ``jax.jit`` trace, or the walk gave up)."""
     return _Walk().interval(x)
 
 
@@ -107,8 +101,6 @@ def proves(x: Any, lo: int, hi: int) -> bool:
     """Whether the traced integer scalar ``x`` lies in ``[lo, hi]`` whatever it computes.
     A proof that assumes an eager loop's :class:`Range` narrows the range that trace will
     widen it to, to where the proof still holds."""
-    if tracer_origin is None or tracer_origin(x) is None:
-        return False
     walk = _Walk()
     iv = walk.interval(x)
     if iv is None or not (lo <= iv[0] and iv[1] <= hi):
@@ -335,6 +327,8 @@ class _Walk:
         self.instead = instead  # ranges assumed instead of the Ranges' own (a search)
 
     def interval(self, x: Any) -> Iv | None:
+        if tracer_origin is None or tracer_origin(x) is None:
+            return None
         try:
             return self.value(_Node.of(x), _Facts.NONE)
         except _GiveUp:
@@ -461,7 +455,7 @@ class _Walk:
                 cases = [base]
                 for a in ins:
                     cases = [g for f in cases for g in self.assume(a, v, f)]
-                return cases[:_MAX_CASES] if len(cases) <= _MAX_CASES else [base]
+                return cases if len(cases) <= _MAX_CASES else [base]
             cases = [g for a in ins for g in self.assume(a, v, base)]
             return cases if len(cases) <= _MAX_CASES else [base]
         if name in _CMP and len(ins) == 2 and all(_scalar(a) for a in ins):
