@@ -348,6 +348,7 @@ JIT_ORDER = [
     "_jit._shardings",   # in_shardings / out_shardings
     "_jit._hostcheck",   # checks decided on the host
     "_jit._ranges",      # checks that cannot fail: the ranges of loop indices
+    "_jit._carry_ranges",  # the ranges of a while_loop's carries, assumed then proved
     "_jit._guard",       # the guard of plain calls: signature checks, then the protocol
     "_jit._reads",       # what an eager loop body reads
     "_jit._probes",      # a repeat eager loop's cheap check of what its bodies read

@@ -20,6 +20,7 @@ from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
 from . import _branches
 from . import _trace as jtr
+from ._carry_ranges import WhileRanges
 from ._ranges import loop_index
 
 _NO = object()
@@ -59,6 +60,8 @@ class _Carry:
         self.made_checks = False
         self.n_checks = (len(t.items), len(t.msgs))
         self.again = False  # (a construct in the body handed its storages up to it)
+        # (the trace assumed a range of a loop's carries that did not hold: trace it again)
+        self.retrace = False
         # the checks of the body this construct is in, whose first failure so far it starts
         # from and carries on (rather than reporting one more check to fold into it)
         self.enclosing = t.loop if self.checked and current_trace() is t.body else None
@@ -219,6 +222,7 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
         carry.again = False
         if loop and carry.made_checks and not carry.gate:
             carry.gate = grew = True
+        grew, carry.retrace = grew or carry.retrace, False
         if not grew or _discarded(t):
             carry.finish(outs, codes)
             return res
@@ -335,21 +339,30 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
                              "body_fun)")
         return p
 
+    guesses: list = []  # (the carries' ranges a trace found did not hold: assume these)
+
     def build(carry: _Carry) -> tuple:
         met: list = []
         first = predicate(c_arrays)
         if carry.checked:  # (the writes of the loop are gated by the checks of cond_fun too)
             carry.base = t.gate()
+        ranges = WhileRanges(c_arrays, first, guesses[-1] if guesses else None)
+        body: list = []  # (the body's carries in and out, and cond_fun of those out)
+
+        # a failed check stops the loop (its writes are gated: it would never end), one
+        # made before the loop (``carry.base``, and the first failure carried in) or one of
+        # an earlier iteration (folded into the predicate the body carries, so a body that
+        # makes none carries its codes unread, and XLA drops them)
+        codes = carry.codes()
+        p = first
+        if carry.checked:
+            p = p & (codes[0][0] == 0)
+            if carry.base is not None:
+                p = p & carry.base
 
         def test(state: tuple) -> Any:
-            _, _, codes, p = state
-            # a failed check stops the loop (its writes are gated: it would never end),
-            # one of an earlier iteration or one made before the loop (``carry.base``)
-            if carry.checked:
-                p = p & (codes[0][0] == 0)
-                if carry.base is not None:
-                    p = p & carry.base
-            elif t.checks.checkify and jtr.GATED:
+            p = state[3]
+            if not carry.checked and t.checks.checkify and jtr.GATED:
                 p = p & jtr.no_error_p.bind()
             return p
 
@@ -357,20 +370,30 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             vals, user, codes, _ = state
 
             def call() -> Any:
-                if not has_init:
-                    body_fun()
-                    out = user
-                else:
-                    out = _carry_arrays("while_loop", body_fun(
-                        _from_arrays(list(user), c_tree, c_is_t)), c_tree)
-                return out, predicate(out)
+                with ranges.assume(list(user)):
+                    if not has_init:
+                        body_fun()
+                        out = user
+                    else:
+                        out = _carry_arrays("while_loop", body_fun(
+                            _from_arrays(list(user), c_tree, c_is_t)), c_tree)
+                    return out, predicate(out)
 
             new, (res, p), m, codes = carry.run(list(vals), call, codes)
+            body[:] = list(user), list(res), p
             met.extend(m)
+            if carry.checked and carry.made_checks:
+                p = p & (codes[0][0] == 0)
             return new, res, codes, p
 
         outs, res, codes, _ = lax.while_loop(
-            test, step, (carry.initial(), c_arrays, carry.codes(), first))
+            test, step, (carry.initial(), c_arrays, codes, p))
+        again = ranges.end(*body, list(res)) if body else None
+        if again is not None:
+            # (at most twice: the invariant found, then nothing assumed)
+            guesses.append(again if not guesses else [
+                f if f is not None else (0, 0) for f in ranges.fulls])
+            carry.retrace = True
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met
 

@@ -19,6 +19,7 @@ against JAX's concrete evaluation.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -41,6 +42,12 @@ _WIDEST: Iv = (int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max))
 #: loop indices being traced: id -> (the index tracer, lower, upper, the Range and span
 #: assumed or None, and the span the trace finds its proofs hold in, narrowed by each)
 _KNOWN: dict[int, tuple[Any, Any, Any, tuple | None, list]] = {}
+#: the integer carries of ``while_loop`` bodies being traced: id -> (the carry's tracer in
+#: the body, the :class:`Invariant` assumed, its position)
+_CARRIED: dict[int, tuple[Any, Invariant, int]] = {}
+#: the integer results of ``while_loop``s traced: id -> (a weak reference to the result,
+#: its interval, what a proof through it relies on: invariants, ranges)
+_EXITS: dict[int, tuple[Any, Iv, frozenset, dict]] = {}
 
 
 class Range:
@@ -65,6 +72,50 @@ class Range:
         else:
             lo, hi = self.span
             self.span = (max(lo, found[0]), min(hi, found[1]))
+
+
+class Invariant:
+    """Intervals ``ivs`` (one per carry) assumed for the integer scalar carries of a
+    ``while_loop`` at the start of each iteration, while its body is traced;
+    ``relied``: a check was not made because of them (the trace is kept only if they are
+    proved to hold when it ends: ``_carry_ranges.py``)."""
+
+    __slots__ = ("ivs", "relied")
+
+    def __init__(self, ivs: list[Iv]) -> None:
+        self.ivs = ivs
+        self.relied = False
+
+
+@contextmanager
+def carries(ins: list, inv: Invariant) -> Iterator[None]:
+    """While a ``while_loop`` body is traced, its carries ``ins`` (tracers of the body) lie
+    in ``inv.ivs`` at the start of an iteration (a carry whose interval is its dtype's
+    range assumes nothing)."""
+    keys = []
+    for k, v in enumerate(ins):
+        full = _range(v.aval) if isinstance(v, jax.core.Tracer) else None
+        if full is not None and inv.ivs[k] != full:
+            _CARRIED[id(v)] = (v, inv, k)
+            keys.append(id(v))
+    try:
+        yield
+    finally:
+        for key in keys:
+            _CARRIED.pop(key, None)
+
+
+def exits(outs: list, ivs: list[Iv], invariants: frozenset, ranges: dict) -> None:
+    """The results ``outs`` of a ``while_loop`` (tracers of the trace around it) lie in
+    ``ivs``, proved from the ``invariants`` and eager loops' ``ranges`` named (a proof
+    through them relies on those)."""
+    for v, iv in zip(outs, ivs):
+        full = _range(v.aval) if isinstance(v, jax.core.Tracer) else None
+        if full is None or iv == full:
+            continue
+        key = id(v)
+        _EXITS[key] = (weakref.ref(v, lambda _, key=key: _EXITS.pop(key, None)), iv,
+                       invariants, ranges)
 
 
 class _GiveUp(Exception):
@@ -105,9 +156,17 @@ def proves(x: Any, lo: int, hi: int) -> bool:
     iv = walk.interval(x)
     if iv is None or not (lo <= iv[0] and iv[1] <= hi):
         return False
+    walk.rely()
     for r, (span, found) in walk.ranges.items():
-        _narrow(r, span, found, x, lo, hi)
+        if r not in walk.pins:
+            _narrow(r, span, found, x, lo, hi)
     return True
+
+
+def pin(span: Iv, found: list) -> None:
+    """A proof holds in the ``span`` of a :class:`Range` it assumed, and is not searched
+    further (it went through an invariant proved there): ``found`` narrowed to it."""
+    found[:] = max(found[0], span[0]), min(found[1], span[1])
 
 
 def _narrow(r: Range, span: Iv, found: list, x: Any, lo: int, hi: int) -> None:
@@ -317,14 +376,27 @@ class _Walk:
     """One proof: intervals of nodes under facts, memoised, within :data:`_BUDGET` steps;
     ``ranges``: the eager loops' ranges it assumed."""
 
-    __slots__ = ("memo", "steps", "ranges", "frames", "instead")
+    __slots__ = ("memo", "steps", "ranges", "frames", "instead", "given", "invariants",
+                 "pins")
 
-    def __init__(self, instead: dict | None = None) -> None:
+    def __init__(self, instead: dict | None = None, given: dict | None = None) -> None:
         self.memo: dict = {}
         self.steps = 0
         self.ranges: dict[Range, tuple] = {}  # (each: the span assumed, the span found)
         self.frames: list[_Frame] = []  # (kept alive: their ids are in the keys)
         self.instead = instead  # ranges assumed instead of the Ranges' own (a search)
+        # intervals given for some tracers: id -> (tracer, interval) (a carry's, to prove an
+        # invariant)
+        self.given = given
+        self.invariants: set[Invariant] = set()  # (the while carries' assumed)
+        self.pins: dict[Range, tuple] = {}  # (ranges a proof holds in only as assumed)
+
+    def rely(self) -> None:
+        """What this walk assumed is relied on (a check is not made because of it)."""
+        for inv in self.invariants:
+            inv.relied = True
+        for span, found in self.pins.values():
+            pin(span, found)
 
     def interval(self, x: Any) -> Iv | None:
         if tracer_origin is None or tracer_origin(x) is None:
@@ -383,6 +455,14 @@ class _Walk:
         return iv
 
     def _compute(self, node: _Node, facts: _Facts, full: Iv) -> Iv | None:
+        if node.frame is None and _EXITS:
+            out = _EXITS.get(id(node.v))
+            if out is not None and out[0]() is node.v:
+                _, iv, invariants, ranges = out
+                self.invariants |= invariants
+                self.pins.update(ranges)
+                self.ranges.update(ranges)
+                return iv
         origin = node.origin()
         kind = origin[0]
         if kind == "const":
@@ -390,7 +470,18 @@ class _Walk:
         if kind == "alias":
             return self.value(origin[1], facts)
         if kind == "input":
-            known = _KNOWN.get(id(node.v)) if node.frame is None else None
+            if node.frame is not None:
+                return full
+            key = id(node.v)
+            if self.given:
+                got = self.given.get(key)
+                if got is not None and got[0] is node.v:
+                    return got[1]
+            carried = _CARRIED.get(key)
+            if carried is not None and carried[0] is node.v:
+                self.invariants.add(carried[1])
+                return carried[1].ivs[carried[2]]
+            known = _KNOWN.get(key)
             if known is not None and known[0] is node.v:
                 return self.index(known, facts, full)
             return full
@@ -449,6 +540,9 @@ class _Walk:
         is_bool = np.dtype(p.aval().dtype) == np.bool_
         if name == "not" and is_bool:
             return self.assume(ins[0], 1 - v, base)
+        if (name == "convert_element_type" or name in _SAME) and is_bool and not isinstance(
+                ins[0], tuple) and np.dtype(ins[0].aval().dtype) == np.bool_:
+            return self.assume(ins[0], v, base)  # (a weak bool made strong: the same)
         if name in ("and", "or") and is_bool:
             both = v == (name == "and")  # (each operand then equals v)
             if both:
