@@ -181,3 +181,77 @@ def test_a_range_widens_to_where_its_proofs_hold():
     jt.fori_loop(0, 3, body)  # (x[-1] is x[1999], as in NumPy)
     with pytest.raises(IndexError):
         jt.fori_loop(-2000, -1998, body)  # (x[-2001])
+
+
+_CMPS = {"lt": lambda a, b: a < b, "ge": lambda a, b: a >= b, "ne": lambda a, b: a != b}
+
+
+def _cond_loop(x, n, bounds, op, k, o1, o2, xp):
+    """``for i in range(*bounds): x[i + o1] += 1 if i op k else x[i + o2] += 2``, as the
+    Python loop (``xp`` None) or the port (``jt.cond``)."""
+    if xp is None:
+        for i in range(*bounds):
+            if _CMPS[op](i, k):
+                x[i + o1] += 1
+            else:
+                x[i + o2] += 2
+        return x
+
+    def body(i):
+        def yes():
+            x[i + o1] += 1
+
+        def no():
+            x[i + o2] += 2
+        jt.cond(_CMPS[op](i, k), yes, no)
+    jt.fori_loop(bounds[0], bounds[1], body)
+    return x
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 7), bounds=loops, op=st.sampled_from(sorted(_CMPS)),
+       k=st.integers(-3, 9), o1=st.integers(-9, 3), o2=st.integers(-9, 3),
+       compiled=st.booleans())
+def test_checks_under_a_cond_use_its_predicate(n, bounds, op, k, o1, o2, compiled):
+    """A check in a ``cond`` branch is made only where the branch runs, so the predicate
+    holds there (``x[i + 1]`` under ``i < n - 1``): against NumPy's loop, incl. the
+    ``IndexError`` and the state it leaves."""
+    want = np.zeros(n, np.int64)
+    want_err = None
+    try:
+        _cond_loop(want, n, bounds, op, k, o1, o2, None)
+    except IndexError as e:
+        want_err = e
+    got = jt.zeros(n, dtype=jt.int64)
+
+    def run(x):
+        return _cond_loop(x, n, bounds, op, k, o1, o2, jt)
+    got_err = None
+    try:
+        (jt.jit(run) if compiled else run)(got)
+    except IndexError as e:
+        got_err = e
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert (got_err is None) == (want_err is None), (want_err, got_err)
+
+
+def test_a_check_a_cond_predicate_proves_costs_nothing():
+    def port(x, y):
+        n = x.shape[0]
+
+        def body(i):
+            def inside():
+                y[i] = x[i + 1] + x[i]
+
+            def edge():
+                y[i] = x[i]
+            jt.cond(i < n - 1, inside, edge)
+        jt.fori_loop(0, n, body)
+        return y
+
+    args = (jt.arange(10.0), jt.zeros(10))
+    checked = _body_sizes(jt.jit(port), *args)
+    unchecked = _body_sizes(jt.jit(port, check_bounds=False), *args)
+    assert checked == unchecked, (checked, unchecked)
+    np.testing.assert_array_equal(np.asarray(jt.jit(port)(*args)),
+                                  [1, 3, 5, 7, 9, 11, 13, 15, 17, 9])

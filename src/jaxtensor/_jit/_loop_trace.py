@@ -21,7 +21,7 @@ from .._core._jax_private import weak_cast
 from . import _branches
 from . import _trace as jtr
 from ._carry_ranges import WhileRanges
-from ._ranges import loop_index
+from ._ranges import in_branch, loop_index
 
 _NO = object()
 #: the construct whose body is being traced, for the constructs nested in it (they share
@@ -412,11 +412,12 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
         vals, codes = carry.initial(), carry.codes()
         traced = []
         met: list = []
-        for fn in (true_fun, false_fun):
-            def call(fn: Callable = fn) -> list:
+        for fn, taken in ((true_fun, True), (false_fun, False)):
+            def call(fn: Callable = fn, taken: bool = taken) -> list:
                 running = _RUNNING.set(carry)
                 try:
-                    out = fn(*operands)
+                    with in_branch(pred, taken):
+                        out = fn(*operands)
                 finally:
                     _RUNNING.reset(running)
                 arrays, tree, is_t = _to_arrays(out)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import jax
@@ -72,6 +73,24 @@ class Range:
         else:
             lo, hi = self.span
             self.span = (max(lo, found[0]), min(hi, found[1]))
+
+
+#: the predicates known to hold where a check is made: (tracer, value) for each ``cond``
+#: whose branch is being traced (a check in a branch counts only where it runs)
+_HOLDING: ContextVar[tuple] = ContextVar("jaxtensor_ranges_holding", default=())
+
+
+@contextmanager
+def in_branch(p: Any, v: bool) -> Iterator[None]:
+    """While a ``cond`` branch is traced, its predicate ``p`` is ``v``."""
+    if tracer_origin is None or not isinstance(p, jax.core.Tracer) or tracer_origin(p) is None:
+        yield
+        return
+    tok = _HOLDING.set((*_HOLDING.get(), (p, int(v))))
+    try:
+        yield
+    finally:
+        _HOLDING.reset(tok)
 
 
 class Invariant:
@@ -399,10 +418,23 @@ class _Walk:
             pin(span, found)
 
     def interval(self, x: Any) -> Iv | None:
+        """(Under the predicates of the branches being traced: ``_HOLDING``.)"""
         if tracer_origin is None or tracer_origin(x) is None:
             return None
         try:
-            return self.value(_Node.of(x), _Facts.NONE)
+            cases = [_Facts.NONE]
+            for p, v in _HOLDING.get():
+                cases = [g for f in cases for g in self.assume(_Node.of(p), v, f)]
+                if len(cases) > _MAX_CASES:  # (dropping facts is sound, only less precise)
+                    cases = [_Facts.NONE]
+                    break
+            out: Iv | None = _EMPTY
+            node = _Node.of(x)
+            for facts in cases:
+                iv = self.value(node, facts)
+                if iv is not _EMPTY:
+                    out = iv if out is _EMPTY else (min(out[0], iv[0]), max(out[1], iv[1]))
+            return out
         except _GiveUp:
             return None
 
