@@ -15,7 +15,7 @@ from while_programs import program, programs, run, x0
 pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(n=st.integers(3, 8), prog=programs)
 def test_the_ranges_proved_hold_every_value_the_loop_takes(n, prog):
     """The invariant proved holds every value of the carry at the start of an iteration,

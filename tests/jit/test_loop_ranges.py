@@ -208,7 +208,7 @@ def _cond_loop(x, n, bounds, op, k, o1, o2, xp):
     return x
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.integers(3, 7), bounds=loops, op=st.sampled_from(sorted(_CMPS)),
        k=st.integers(-3, 9), o1=st.integers(-9, 3), o2=st.integers(-9, 3),
        compiled=st.booleans())

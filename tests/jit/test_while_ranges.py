@@ -34,13 +34,13 @@ def _same(n, prog, compiled):
     np.testing.assert_array_equal(np.asarray(got_x), want_x)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.integers(3, 8), prog=programs)
 def test_while_loops_in_jit_against_numpy(n, prog):
     _same(n, prog, compiled=True)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(n=st.integers(3, 8), prog=programs)
 def test_eager_while_loops_against_numpy(n, prog):
     _same(n, prog, compiled=False)
