@@ -255,3 +255,60 @@ def test_a_check_a_cond_predicate_proves_costs_nothing():
     assert checked == unchecked, (checked, unchecked)
     np.testing.assert_array_equal(np.asarray(jt.jit(port)(*args)),
                                   [1, 3, 5, 7, 9, 11, 13, 15, 17, 9])
+
+
+def _neighbour_loop(y, pos, d, lo, hi, o, xp):
+    """``for i: p = pos[i] + d; if lo <= p < hi: y[p + o] += 1``: an index read from data,
+    tested with Tensor operations (each a ``jit`` of its own) before the branch."""
+    if xp is None:
+        for i in range(len(pos)):
+            p = pos[i] + d
+            if (p >= lo) & (p < hi):
+                y[p + o] += 1
+        return y
+
+    def body(i):
+        p = pos[i] + d
+
+        def inside():
+            y[p + o] += 1
+        jt.cond((p >= lo) & (p < hi), inside, lambda: None)
+    jt.fori_loop(0, pos.shape[0], body)
+    return y
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 6), pos=st.lists(st.integers(-8, 8), min_size=1, max_size=6),
+       d=st.integers(-2, 2), lo=st.integers(-9, 2), hi=st.integers(0, 9),
+       o=st.integers(-2, 2))
+def test_a_bounds_test_of_a_value_read_from_data_proves_its_branch(n, pos, d, lo, hi, o):
+    want = np.zeros(n, np.int64)
+    want_err = got_err = None
+    try:
+        _neighbour_loop(want, np.asarray(pos), d, lo, hi, o, None)
+    except IndexError as e:
+        want_err = e
+    got = jt.zeros(n, dtype=jt.int64)
+    try:
+        jt.jit(lambda y, p: _neighbour_loop(y, p, d, lo, hi, o, jt))(got, jt.asarray(pos))
+    except IndexError as e:
+        got_err = e
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert (got_err is None) == (want_err is None), (want_err, got_err)
+
+
+def test_a_neighbour_under_its_bounds_test_costs_nothing():
+    """``y[p]`` under ``(p >= 0) & (p < n)``, ``p`` read from data (flood fill's neighbour
+    reads): the checked loop compiles to the unchecked one."""
+    def port(y, pos):
+        return _neighbour_loop(y, pos, 1, 0, 5, 0, jt)
+
+    # (short and long: a value read from more than 16 elements is computed once, before the
+    # branch, ``_unfused.py``)
+    for pos in ([0, 3, 4, -1, 9], [0, 3, 4, -1, 9] * 4):
+        args = (jt.zeros(5, dtype=jt.int64), jt.asarray(pos))
+        checked = _body_sizes(jt.jit(port), *args)
+        unchecked = _body_sizes(jt.jit(port, check_bounds=False), *args)
+        assert checked == unchecked, (len(pos), checked, unchecked)
+        np.testing.assert_array_equal(np.asarray(jt.jit(port)(*args)),
+                                      np.array([1, 1, 0, 0, 1]) * (len(pos) // 5))

@@ -291,15 +291,15 @@ class _Facts:
     def __init__(self, known: dict) -> None:
         self.known = known
 
-    def add(self, node: _Node, iv: Iv) -> _Facts | None:
-        """These facts and ``node`` in ``iv`` (None: they contradict)."""
-        old = self.known.get(node.key)
+    def add(self, key: Any, iv: Iv) -> _Facts | None:
+        """These facts and the node of ``key`` in ``iv`` (None: they contradict)."""
+        old = self.known.get(key)
         if old is not None:
             iv = (max(iv[0], old[0]), min(iv[1], old[1]))
             if iv[0] > iv[1]:
                 return None
         known = dict(self.known)
-        known[node.key] = iv
+        known[key] = iv
         return _Facts(known)
 
 
@@ -346,6 +346,7 @@ _CMP = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: 
 _SWAP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
 _NEGATE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
 _SAME = frozenset({"copy", "copy_p", "reshape", "squeeze", "broadcast_in_dim"})
+_CALLS = frozenset({"jit", "pjit", "closed_call", "core_call"})
 #: the primitives :func:`_apply` models (of integer or bool scalars); any other's result is
 #: anything its dtype holds
 _MODELLED = frozenset({"add", "sub", "mul", "neg", "abs", "max", "min", "clamp", "rem",
@@ -518,7 +519,7 @@ class _Walk:
                 return self.index(known, facts, full)
             return full
         name, params, ins, k = origin
-        if name in ("jit", "pjit", "closed_call", "core_call"):
+        if name in _CALLS:
             inner = params.get("jaxpr") or params.get("call_jaxpr")
             if inner is None or not hasattr(inner, "consts"):
                 return full
@@ -560,7 +561,7 @@ class _Walk:
         soundness, only its precision."""
         if isinstance(p, tuple):
             return [facts] if _const(p[1]) == (v, v) else []
-        base = facts.add(p, (v, v))
+        base = facts.add(p.key, (v, v))
         if base is None:
             return []
         origin = p.origin()
@@ -568,7 +569,14 @@ class _Walk:
             return self.assume(origin[1], v, base)
         if origin[0] in ("const", "input"):
             return [base]
-        name, _, ins, _ = origin
+        name, params, ins, k = origin
+        if name in _CALLS:
+            inner = params.get("jaxpr") or params.get("call_jaxpr")
+            if inner is None or not hasattr(inner, "consts"):
+                return [base]
+            frame = _Frame(inner, ins)
+            self.frames.append(frame)
+            return self.assume(frame.node(frame.jaxpr.outvars[k]), v, base)
         is_bool = np.dtype(p.aval().dtype) == np.bool_
         if name == "not" and is_bool:
             return self.assume(ins[0], 1 - v, base)
@@ -597,7 +605,7 @@ class _Walk:
                 r = _restrict(o, xi, yi)
                 if r is None:
                     return []
-                nxt = out.add(x, r)
+                nxt = out.add(x.key, r)
                 if nxt is None:
                     return []
                 out = nxt
