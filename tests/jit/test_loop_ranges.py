@@ -312,3 +312,53 @@ def test_a_neighbour_under_its_bounds_test_costs_nothing():
         assert checked == unchecked, (len(pos), checked, unchecked)
         np.testing.assert_array_equal(np.asarray(jt.jit(port)(*args)),
                                       np.array([1, 1, 0, 0, 1]) * (len(pos) // 5))
+
+
+def _rmw_loop(x, idx, o1, o2, t, xp):
+    """``for i: k = idx[i]; x[k] += 1; if x[k + o1] > t: x[k + o2] = x[k] * 2``: indices read
+    from data, checked once each (a check of an index checked before cannot fail unless
+    that one did)."""
+    if xp is None:
+        for i in range(len(idx)):
+            k = idx[i]
+            x[k] += 1
+            if x[k + o1] > t:
+                x[k + o2] = x[k] * 2
+        return x
+
+    def body(i):
+        k = idx[i]
+        x[k] += 1
+
+        def more():
+            x[k + o2] = x[k] * 2
+        jt.cond(x[k + o1] > t, more, lambda: None)
+    jt.fori_loop(0, idx.shape[0], body)
+    return x
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 6), idx=st.lists(st.integers(-8, 8), min_size=1, max_size=6),
+       o1=st.integers(-2, 2), o2=st.integers(-2, 2), t=st.integers(-1, 3),
+       compiled=st.booleans())
+def test_an_index_checked_once_against_numpy(n, idx, o1, o2, t, compiled):
+    """Every failure where NumPy's loop raises, with the state it leaves: the second check
+    of an index (``x[k] += 1`` reads and writes ``x[k]``) is not made, the first still is."""
+    want = np.arange(n, dtype=np.int64)
+    want_err = got_err = None
+    try:
+        _rmw_loop(want, np.asarray(idx), o1, o2, t, None)
+    except IndexError as e:
+        want_err = e
+    got = jt.arange(n, dtype=jt.int64)
+
+    def run(x, k):
+        return _rmw_loop(x, k, o1, o2, t, jt)
+    try:
+        (jt.jit(run) if compiled else run)(got, jt.asarray(idx))
+    except IndexError as e:
+        got_err = e
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert (got_err is None) == (want_err is None), (want_err, got_err)
+    if want_err is not None:
+        assert str(got_err) == str(want_err), (want_err, got_err)

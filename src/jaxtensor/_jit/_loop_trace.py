@@ -18,7 +18,7 @@ from jax import lax
 from .._core import Tensor, current_trace
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
-from . import _branches
+from . import _branches, _ranges
 from . import _trace as jtr
 from ._carry_ranges import WhileRanges
 from ._ranges import in_branch, loop_index
@@ -210,9 +210,11 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
     # run as well (a while_loop whose counter is not carried never ends). There the traces
     # that find the storages are made apart, in a jaxpr thrown away.
     probe = t.checks.checkify
+    made = _ranges.mark()  # (the checks a trace abandoned made are not known to hold)
     while True:
         if probe and _APART.get() is not t:  # (one traced apart already: nothing of it runs)
             found = carry.grow(_met_apart(build, carry))
+            _ranges.rewind(made)
             carry.again = False
             if found:
                 continue
@@ -228,6 +230,7 @@ def _carried(t: jtr.Trace, build: Callable[[_Carry], tuple[Any, Callable]],
             return res
         # (drop the checks the abandoned trace numbered)
         del t.items[carry.n_checks[0]:], t.msgs[carry.n_checks[1]:]
+        _ranges.rewind(made)
         if carry.enclosing is not None:  # (checks the abandoned trace made around the loop)
             carry.enclosing.rewind(carry.saved)
         carry.made_checks = False
@@ -370,7 +373,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             vals, user, codes, _ = state
 
             def call() -> Any:
-                with ranges.assume(list(user)):
+                with ranges.assume(list(user)), _ranges.scope():
                     if not has_init:
                         body_fun()
                         out = user

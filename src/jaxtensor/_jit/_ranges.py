@@ -80,17 +80,55 @@ class Range:
 _HOLDING: ContextVar[tuple] = ContextVar("jaxtensor_ranges_holding", default=())
 
 
+#: the indices checked so far in the loop bodies and branches being traced, one list per
+#: body or branch, innermost last: (index, lo, hi). A later check of the same index within
+#: those bounds cannot fail unless that one did, whose failure is the one reported (and
+#: the writes after it are gated off), so it is not made (``x[k] += 1``: one check)
+_CHECKED: ContextVar[tuple] = ContextVar("jaxtensor_ranges_checked", default=())
+
+
 @contextmanager
-def in_branch(p: Any, v: bool) -> Iterator[None]:
-    """While a ``cond`` branch is traced, its predicate ``p`` is ``v``."""
-    if tracer_origin is None or not isinstance(p, jax.core.Tracer) or tracer_origin(p) is None:
-        yield
-        return
-    tok = _HOLDING.set((*_HOLDING.get(), (p, int(v))))
+def scope() -> Iterator[None]:
+    """A loop body or branch being traced: the checks it makes are known to hold in it
+    after they are made, and in the bodies and branches nested in it."""
+    tok = _CHECKED.set((*_CHECKED.get(), []))
     try:
         yield
     finally:
-        _HOLDING.reset(tok)
+        _CHECKED.reset(tok)
+
+
+def checked(x: Any, lo: int, hi: int) -> None:
+    """A check that the traced integer scalar ``x`` lies in ``[lo, hi]`` was made."""
+    stack = _CHECKED.get()
+    if stack and isinstance(x, jax.core.Tracer) and tracer_origin is not None and (
+            tracer_origin(x) is not None and _range(x.aval) is not None):
+        stack[-1].append((x, lo, hi))
+
+
+def mark() -> tuple:
+    """Where the record of checks made stands (to :func:`rewind` to: a trace abandoned)."""
+    return tuple(len(s) for s in _CHECKED.get())
+
+
+def rewind(at: tuple) -> None:
+    for s, n in zip(_CHECKED.get(), at):
+        del s[n:]
+
+
+@contextmanager
+def in_branch(p: Any, v: bool) -> Iterator[None]:
+    """While a ``cond`` branch is traced, its predicate ``p`` is ``v``."""
+    with scope():
+        if tracer_origin is None or not isinstance(p, jax.core.Tracer) or (
+                tracer_origin(p) is None):
+            yield
+            return
+        tok = _HOLDING.set((*_HOLDING.get(), (p, int(v))))
+        try:
+            yield
+        finally:
+            _HOLDING.reset(tok)
 
 
 class Invariant:
@@ -154,7 +192,8 @@ def loop_index(i: Any, lower: Any, upper: Any, hint: tuple | None = None
     found = list(_WIDEST)
     _KNOWN[id(i)] = (i, lower, upper, hint, found)
     try:
-        yield
+        with scope():
+            yield
         if hint is not None:  # (``found`` holds ``span``: each search starts inside it)
             hint[0].end_trace((found[0], found[1]))
     finally:
@@ -392,6 +431,19 @@ def _restrict(op: str, a: Iv, b: Iv) -> Iv | None:
     return (lo, hi) if lo <= hi else None
 
 
+def _checked_facts() -> _Facts:
+    """The facts the checks made so far say (:data:`_CHECKED`)."""
+    known: dict = {}
+    for s in _CHECKED.get():
+        for x, lo, hi in s:
+            key = _Node.of(x).key
+            old = known.get(key)
+            iv = (lo, hi) if old is None else (max(lo, old[0]), min(hi, old[1]))
+            if iv[0] <= iv[1]:
+                known[key] = iv
+    return _Facts(known) if known else _Facts.NONE
+
+
 class _Walk:
     """One proof: intervals of nodes under facts, memoised, within :data:`_BUDGET` steps;
     ``ranges``: the eager loops' ranges it assumed."""
@@ -423,7 +475,7 @@ class _Walk:
         if tracer_origin is None or tracer_origin(x) is None:
             return None
         try:
-            cases = [_Facts.NONE]
+            cases = [_checked_facts()]
             for p, v in _HOLDING.get():
                 cases = [g for f in cases for g in self.assume(_Node.of(p), v, f)]
                 if len(cases) > _MAX_CASES:  # (dropping facts is sound, only less precise)
