@@ -347,6 +347,7 @@ JIT_ORDER = [
     "_jit._protocol",    # the call protocol, written once, and the code made from it
     "_jit._shardings",   # in_shardings / out_shardings
     "_jit._hostcheck",   # checks decided on the host
+    "_jit._intervals",   # interval arithmetic of the integer scalar primitives
     "_jit._ranges",      # checks that cannot fail: the ranges of loop indices
     "_jit._carry_ranges",  # the ranges of a while_loop's carries, assumed then proved
     "_jit._guard",       # the guard of plain calls: signature checks, then the protocol

@@ -21,14 +21,13 @@ from typing import Any
 
 import jax
 
+from ._intervals import Iv, dtype_range
 from ._ranges import (
     _EMPTY,
     Invariant,
-    Iv,
     _Facts,
     _GiveUp,
     _Node,
-    _range,
     _Walk,
     carries,
     tracer_origin,
@@ -107,8 +106,8 @@ class WhileRanges:
 
     def __init__(self, init: list, first: Any, guess: list | None) -> None:
         self.init = init
-        self.fulls = [_range(v.aval) if isinstance(v, jax.core.Tracer) else
-                      _range(jax.typeof(v)) if _is_scalar(v) else None for v in init]
+        self.fulls = [dtype_range(v.aval) if isinstance(v, jax.core.Tracer) else
+                      dtype_range(jax.typeof(v)) if _is_scalar(v) else None for v in init]
         self.active = tracer_origin is not None and any(f is not None for f in self.fulls)
         self.invariant: Invariant | None = None
         # (when the trace ends: the invariant proved, and the intervals of the results)
@@ -233,6 +232,6 @@ class WhileRanges:
 
 def _is_scalar(v: Any) -> bool:
     try:
-        return _range(jax.typeof(v)) is not None
+        return dtype_range(jax.typeof(v)) is not None
     except TypeError:
         return False

@@ -30,9 +30,22 @@ import numpy as np
 from jax.extend.core import Literal
 
 from .._core._jax_private import tracer_origin
+from ._intervals import (
+    CALLS,
+    CMP,
+    MODELLED,
+    NEGATE,
+    SAME,
+    SWAP,
+    Iv,
+    apply,
+    const,
+    dtype_range,
+    fit,
+    is_scalar,
+    restrict,
+)
 
-#: a closed interval of integers (``lo <= hi``)
-Iv = tuple[int, int]
 #: the interval of a case that cannot happen under the facts assumed
 _EMPTY = None
 _BUDGET = 4000
@@ -102,7 +115,7 @@ def checked(x: Any, lo: int, hi: int) -> None:
     """A check that the traced integer scalar ``x`` lies in ``[lo, hi]`` was made."""
     stack = _CHECKED.get()
     if stack and isinstance(x, jax.core.Tracer) and tracer_origin is not None and (
-            tracer_origin(x) is not None and _range(x.aval) is not None):
+            tracer_origin(x) is not None and dtype_range(x.aval) is not None):
         stack[-1].append((x, lo, hi))
 
 
@@ -151,7 +164,7 @@ def carries(ins: list, inv: Invariant) -> Iterator[None]:
     range assumes nothing)."""
     keys = []
     for k, v in enumerate(ins):
-        full = _range(v.aval) if isinstance(v, jax.core.Tracer) else None
+        full = dtype_range(v.aval) if isinstance(v, jax.core.Tracer) else None
         if full is not None and inv.ivs[k] != full:
             _CARRIED[id(v)] = (v, inv, k)
             keys.append(id(v))
@@ -167,7 +180,7 @@ def exits(outs: list, ivs: list[Iv], invariants: frozenset, ranges: dict) -> Non
     ``ivs``, proved from the ``invariants`` and eager loops' ``ranges`` named (a proof
     through them relies on those)."""
     for v, iv in zip(outs, ivs):
-        full = _range(v.aval) if isinstance(v, jax.core.Tracer) else None
+        full = dtype_range(v.aval) if isinstance(v, jax.core.Tracer) else None
         if full is None or iv == full:
             continue
         key = id(v)
@@ -345,92 +358,6 @@ class _Facts:
 _Facts.NONE = _Facts({})
 
 
-def _range(aval: Any) -> Iv | None:
-    """The values of ``aval``'s dtype, if it is an integer or bool scalar."""
-    if aval.shape != () and int(np.prod(aval.shape)) != 1:
-        return None
-    dt = np.dtype(aval.dtype)
-    if dt == np.bool_:
-        return (0, 1)
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        return (int(info.min), int(info.max))
-    return None
-
-
-def _fit(iv: Iv, full: Iv) -> Iv:
-    """``iv`` where the dtype holds it, else (the device wraps) the dtype's whole range."""
-    return iv if full[0] <= iv[0] and iv[1] <= full[1] else full
-
-
-def _const(v: Any) -> Iv | None:
-    """The interval of a literal or constant (None: not an integer or bool scalar)."""
-    try:
-        a = np.asarray(v)
-    except Exception:  # (a tracer, or anything NumPy cannot read: nothing known)
-        return None
-    if a.size != 1 or a.dtype.kind not in "iub":
-        return None
-    x = int(a.reshape(()))
-    return (x, x)
-
-
-def _tdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-_CMP = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
-        "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
-_SWAP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
-_NEGATE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
-_SAME = frozenset({"copy", "copy_p", "reshape", "squeeze", "broadcast_in_dim"})
-_CALLS = frozenset({"jit", "pjit", "closed_call", "core_call"})
-#: the primitives :func:`_apply` models (of integer or bool scalars); any other's result is
-#: anything its dtype holds
-_MODELLED = frozenset({"add", "sub", "mul", "neg", "abs", "max", "min", "clamp", "rem",
-                       "div", "integer_pow", "convert_element_type", "and", "or", "not",
-                       "xor", *_SAME, "lt", "le", "gt", "ge", "eq", "ne"})
-
-
-def _scalar(a: Any) -> bool:
-    """Whether ``a`` (a node, or an inner literal) is an integer or bool scalar."""
-    if isinstance(a, tuple):
-        return _const(a[1]) is not None
-    return _range(a.aval()) is not None
-
-
-def _compare(op: str, a: Iv, b: Iv) -> Iv:
-    """The bool interval of ``a op b``: known where every pair agrees."""
-    corners = {_CMP[op](a[0], b[1]), _CMP[op](a[1], b[0]), _CMP[op](a[0], b[0]),
-               _CMP[op](a[1], b[1])}
-    if op in ("eq", "ne") and not (a[0] == a[1] == b[0] == b[1]):
-        disjoint = a[1] < b[0] or b[1] < a[0]
-        corners = {op == "ne"} if disjoint else {True, False}
-    return (int(min(corners)), int(max(corners)))
-
-
-def _restrict(op: str, a: Iv, b: Iv) -> Iv | None:
-    """Where ``a`` lies given ``a op b`` holds for some value of ``b`` (None: nowhere)."""
-    lo, hi = a
-    if op == "lt":
-        hi = min(hi, b[1] - 1)
-    elif op == "le":
-        hi = min(hi, b[1])
-    elif op == "gt":
-        lo = max(lo, b[0] + 1)
-    elif op == "ge":
-        lo = max(lo, b[0])
-    elif op == "eq":
-        lo, hi = max(lo, b[0]), min(hi, b[1])
-    elif op == "ne" and b[0] == b[1]:
-        if lo == b[0]:
-            lo += 1
-        if hi == b[0]:
-            hi -= 1
-    return (lo, hi) if lo <= hi else None
-
-
 def _checked_facts() -> _Facts:
     """The facts the checks made so far say (:data:`_CHECKED`)."""
     known: dict = {}
@@ -508,14 +435,14 @@ class _Walk:
         if type(b) is int:
             return (b, b)
         if tracer_origin(b) is None:  # (concrete, or a tracer of another kind)
-            return None if isinstance(b, jax.core.Tracer) else _const(b)
+            return None if isinstance(b, jax.core.Tracer) else const(b)
         node = _Node.of(b)
-        return self.value(node, facts) if _scalar(node) else None
+        return self.value(node, facts) if is_scalar(node) else None
 
     def value(self, node: Any, facts: _Facts) -> Iv | None:
         """``node``'s interval under ``facts`` (``_EMPTY``: the facts cannot hold)."""
         if isinstance(node, tuple):  # a literal of an inner jaxpr
-            iv = _const(node[1])
+            iv = const(node[1])
             if iv is None:  # (not an integer: ``_EMPTY`` would say "cannot happen")
                 raise _GiveUp
             return iv
@@ -525,12 +452,12 @@ class _Walk:
         self.steps += 1
         if self.steps > _BUDGET:
             raise _GiveUp
-        full = _range(node.aval())
+        full = dtype_range(node.aval())
         if full is None:
             raise _GiveUp  # (an index computed from a float or an array: no proof)
         iv = self._compute(node, facts, full)
         if iv is not _EMPTY:
-            iv = _fit(iv, full)
+            iv = fit(iv, full)
             fact = facts.known.get(node.key)
             if fact is not None:
                 iv = (max(iv[0], fact[0]), min(iv[1], fact[1]))
@@ -551,7 +478,7 @@ class _Walk:
         origin = node.origin()
         kind = origin[0]
         if kind == "const":
-            return _const(origin[1]) or full
+            return const(origin[1]) or full
         if kind == "alias":
             return self.value(origin[1], facts)
         if kind == "input":
@@ -571,7 +498,7 @@ class _Walk:
                 return self.index(known, facts, full)
             return full
         name, params, ins, k = origin
-        if name in _CALLS:
+        if name in CALLS:
             inner = params.get("jaxpr") or params.get("call_jaxpr")
             if inner is None or not hasattr(inner, "consts"):
                 return full
@@ -582,7 +509,7 @@ class _Walk:
             return self._select(ins, facts, full)
         if name == "optimization_barrier":
             return self.value(ins[k], facts)
-        if name not in _MODELLED or not all(_scalar(a) for a in ins):
+        if name not in MODELLED or not all(is_scalar(a) for a in ins):
             return full
         args = []
         for a in ins:
@@ -590,11 +517,11 @@ class _Walk:
             if iv is _EMPTY:
                 return _EMPTY
             args.append(iv)
-        return _apply(name, params, args, ins, full)
+        return apply(name, params, args, ins, full)
 
     def _select(self, ins: list, facts: _Facts, full: Iv) -> Iv | None:
         p, cases = ins[0], ins[1:]
-        if not all(_scalar(a) for a in ins):
+        if not all(is_scalar(a) for a in ins):
             return full
         piv = self.value(p, facts)
         if piv is _EMPTY:
@@ -612,7 +539,7 @@ class _Walk:
         disjunction of fact sets (none: impossible). Dropping a fact never breaks a proof's
         soundness, only its precision."""
         if isinstance(p, tuple):
-            return [facts] if _const(p[1]) == (v, v) else []
+            return [facts] if const(p[1]) == (v, v) else []
         base = facts.add(p.key, (v, v))
         if base is None:
             return []
@@ -622,7 +549,7 @@ class _Walk:
         if origin[0] in ("const", "input"):
             return [base]
         name, params, ins, k = origin
-        if name in _CALLS:
+        if name in CALLS:
             inner = params.get("jaxpr") or params.get("call_jaxpr")
             if inner is None or not hasattr(inner, "consts"):
                 return [base]
@@ -632,7 +559,7 @@ class _Walk:
         is_bool = np.dtype(p.aval().dtype) == np.bool_
         if name == "not" and is_bool:
             return self.assume(ins[0], 1 - v, base)
-        if (name == "convert_element_type" or name in _SAME) and is_bool and not isinstance(
+        if (name == "convert_element_type" or name in SAME) and is_bool and not isinstance(
                 ins[0], tuple) and np.dtype(ins[0].aval().dtype) == np.bool_:
             return self.assume(ins[0], v, base)  # (a weak bool made strong: the same)
         if name in ("and", "or") and is_bool:
@@ -644,17 +571,17 @@ class _Walk:
                 return cases if len(cases) <= _MAX_CASES else [base]
             cases = [g for a in ins for g in self.assume(a, v, base)]
             return cases if len(cases) <= _MAX_CASES else [base]
-        if name in _CMP and len(ins) == 2 and all(_scalar(a) for a in ins):
-            op = name if v else _NEGATE[name]
+        if name in CMP and len(ins) == 2 and all(is_scalar(a) for a in ins):
+            op = name if v else NEGATE[name]
             a, b = ins
             out = base
-            for x, y, o in ((a, b, op), (b, a, _SWAP[op])):
+            for x, y, o in ((a, b, op), (b, a, SWAP[op])):
                 if isinstance(x, tuple):
                     continue
                 xi, yi = self.value(x, out), self.value(y, out)
                 if xi is _EMPTY or yi is _EMPTY:
                     return []
-                r = _restrict(o, xi, yi)
+                r = restrict(o, xi, yi)
                 if r is None:
                     return []
                 nxt = out.add(x.key, r)
@@ -670,56 +597,3 @@ class _Walk:
                         return self.assume(x, yi[0] if op == "eq" else 1 - yi[0], out)
             return [out]
         return [base]
-
-
-def _apply(name: str, params: dict, args: list[Iv], ins: list, full: Iv) -> Iv:
-    """The interval of primitive ``name`` of scalars in ``args`` (exact, before wrapping)."""
-    if name in ("add", "sub", "mul") and len(args) == 2:
-        (a, b), (c, d) = args
-        if name == "add":
-            return (a + c, b + d)
-        if name == "sub":
-            return (a - d, b - c)
-        ps = (a * c, a * d, b * c, b * d)
-        return (min(ps), max(ps))
-    if name == "neg":
-        return (-args[0][1], -args[0][0])
-    if name == "abs":
-        a, b = args[0]
-        return (0 if a <= 0 <= b else min(abs(a), abs(b)), max(abs(a), abs(b)))
-    if name in ("max", "min") and len(args) == 2:
-        (a, b), (c, d) = args
-        return (max(a, c), max(b, d)) if name == "max" else (min(a, c), min(b, d))
-    if name == "clamp":  # (``clamp(lo, x, hi)``: ``min(max(x, lo), hi)``)
-        (l0, l1), (x0, x1), (h0, h1) = args
-        return (min(max(x0, l0), h0), min(max(x1, l1), h1))
-    if name == "integer_pow" and params.get("y", -1) >= 0:
-        (a, b), y = args[0], params["y"]
-        ps = [a ** y, b ** y] + ([0] if a <= 0 <= b else [])
-        return (min(ps), max(ps))
-    if name == "convert_element_type" or name in _SAME:
-        a, b = args[0]
-        if full == (0, 1):  # (to bool: whether it is nonzero)
-            return (int(not (a <= 0 <= b)), int(not a == b == 0))
-        return args[0]
-    if name in ("rem", "div") and len(args) == 2:
-        (a, b), (c, d) = args
-        if c <= 0 <= d:
-            return full  # (may divide by zero)
-        if name == "div":
-            qs = [_tdiv(x, y) for x in (a, b) for y in (c, d)]
-            return (min(qs), max(qs))
-        m = max(abs(c), abs(d)) - 1  # (|a rem b| < |b|, with the sign of a)
-        return (max(a, -m) if a < 0 else 0, min(b, m) if b > 0 else 0)
-    if name in _CMP and len(args) == 2:
-        return _compare(name, args[0], args[1])
-    if full == (0, 1) and name in ("and", "or", "not", "xor"):
-        if name == "not":
-            return (1 - args[0][1], 1 - args[0][0])
-        (a, b), (c, d) = args
-        if name == "and":
-            return (a & c, b & d)
-        if name == "or":
-            return (a | c, b | d)
-        return (0, 1) if not (a == b and c == d) else (a ^ c, a ^ c)
-    return full
