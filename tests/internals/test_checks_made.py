@@ -80,3 +80,30 @@ def test_a_trace_thrown_away_proves_nothing():
     with pytest.raises(IndexError, match="index 9"):
         jt.jit(port)(x, jt.asarray([1, 9]))
     np.testing.assert_array_equal(np.asarray(x), want)
+
+
+def _branch_then_after(w, k):
+    h = jt.zeros(3)
+
+    def body(i):
+        j = i + k
+
+        def never():
+            h[j] = 1.0
+        jt.cond(i > 100, never, lambda: None)
+        h[j] = h[j] + w[i]
+    jt.fori_loop(0, 3, body)
+    return h.sum()
+
+
+@pytest.mark.parametrize("how", ["jit", "vmap"])
+def test_a_check_in_a_branch_not_taken_covers_nothing_after_it(how):
+    """The check of ``h[j]`` in a branch never taken says nothing of ``h[j]`` after the
+    ``cond`` (inlined under ``jt.jit``; an XLA conditional under ``jt.vmap``'s checkify):
+    ``h[3]`` raises, as in NumPy."""
+    w = jt.asarray([1.0, 2.0, 3.0])
+    with pytest.raises(IndexError, match="index 3"):
+        if how == "jit":
+            jt.jit(_branch_then_after, static_argnums=1)(w, 1)
+        else:
+            jt.vmap(lambda w: _branch_then_after(w, 1))(jt.stack([w, w]))

@@ -457,10 +457,12 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
     def build(carry: _Carry) -> tuple:
         met: list = []
 
-        def branch(fn: Callable) -> Callable:
+        def branch(fn: Callable, taken: bool) -> Callable:
             def run(vals: list) -> tuple:
                 def call() -> Any:
-                    arrays, tree, is_t = _to_arrays(fn(*operands))
+                    with in_branch(pred, taken):
+                        out = fn(*operands)
+                    arrays, tree, is_t = _to_arrays(out)
                     shapes.append((tree, is_t))
                     return [jnp.asarray(a) for a in arrays]
 
@@ -470,7 +472,7 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
 
             return run
 
-        outs, res, codes = lax.cond(pred, branch(true_fun), branch(false_fun),
+        outs, res, codes = lax.cond(pred, branch(true_fun, True), branch(false_fun, False),
                                     carry.initial())
         tree, is_t = shapes[-1]
         if (tree, is_t) != shapes[-2]:
