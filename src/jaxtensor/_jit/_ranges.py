@@ -5,7 +5,12 @@ While a ``fori_loop`` body is traced, its index is known to lie between the loop
 equations that computed it (``_jax_private.tracer_origin``), with exact interval arithmetic,
 to the loop indices, literals and inputs it depends on; a check whose index provably lies
 in the axis is not made. ``t[i - 1]``, ``t[j + 1, i]``, ``t[(i + 1) % n]`` in a loop over
-``range(1, n)`` are proved; an index read from data is not.
+``range(1, n)`` are proved; an index read from data is not. What else a trace knows:
+a ``while_loop``'s integer carries lie in an :class:`Invariant` (assumed while its body is
+traced, proved when it has been: ``_carry_ranges.py``) and its results in what that proof
+gives (:func:`exits`); a ``cond``'s predicate holds in its branch (:func:`in_branch`); an
+index checked before, in the same body or one around it, lies in what it was checked
+against (:func:`checked`).
 
 Soundness: every value is over-approximated by a closed integer interval. A result whose
 exact interval does not fit its dtype (where the device wraps) is widened to the dtype's
