@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 
 import jaxtensor as jt
-from jaxtensor._jit import _check_kinds
+from jaxtensor._jit import _ranges
 
 
 def _made(monkeypatch: pytest.MonkeyPatch, f, *args) -> list:
     made: list = []
-    real = _check_kinds.checked
+    real = _ranges.checked
 
     def record(x, lo, hi):
         made.append((lo, hi))
         real(x, lo, hi)
-    monkeypatch.setattr(_check_kinds, "checked", record)
+    monkeypatch.setattr(_ranges, "checked", record)
     jt.jit(f).lower(*args)
     return made
 

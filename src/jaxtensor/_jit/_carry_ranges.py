@@ -106,8 +106,8 @@ class WhileRanges:
 
     def __init__(self, init: list, first: Any, guess: list | None) -> None:
         self.init = init
-        self.fulls = [dtype_range(v.aval) if isinstance(v, jax.core.Tracer) else
-                      dtype_range(jax.typeof(v)) if _is_scalar(v) else None for v in init]
+        self.guessed = guess is not None
+        self.fulls = [_full_range(v) for v in init]
         self.active = tracer_origin is not None and any(f is not None for f in self.fulls)
         self.invariant: Invariant | None = None
         # (when the trace ends: the invariant proved, and the intervals of the results)
@@ -143,17 +143,22 @@ class WhileRanges:
         if self.start is None:  # (the body never runs: whatever was assumed holds)
             return None
         assumed = inv.ivs if inv is not None else None
-        ok = assumed is not None and self._inductive(assumed, ins, outs, p)
+        # what the proof relies on: where the loop starts, and the body's step
+        invariants, ranges = set(self.relies[0]), dict(self.relies[1])
+        ok = assumed is not None and self._inductive(assumed, ins, outs, p,
+                                                     (invariants, ranges))
         if not ok and inv is not None and inv.relied:
-            found = self._fixpoint(ins, outs, p)
+            # (the invariant found, then, if that did not hold either, nothing assumed)
+            found = None if self.guessed else self._fixpoint(ins, outs, p)
             return found if found is not None else [self._full(k) for k in range(len(ins))]
-        held = assumed if ok else self._fixpoint(ins, outs, p)
+        if not ok:
+            invariants, ranges = set(self.relies[0]), dict(self.relies[1])
+            held = self._fixpoint(ins, outs, p, (invariants, ranges))
+        else:
+            held = assumed
         self.held = held
         if held is None:
             return None
-        # what the proof relies on: where the loop starts, and the body's step
-        invariants, ranges = set(self.relies[0]), dict(self.relies[1])
-        self._step(held, ins, outs, p, (invariants, ranges))
         if ok and inv.relied:
             for other in invariants:
                 other.relied = True
@@ -188,13 +193,17 @@ class WhileRanges:
             record[1].update(ev.walk.ranges)
         return out
 
-    def _inductive(self, ivs: list, ins: list, outs: list, p: Any) -> bool:
+    def _inductive(self, ivs: list, ins: list, outs: list, p: Any,
+                   record: tuple | None = None) -> bool:
+        """Whether ``ivs`` holds where the loop starts and the body keeps it (``record``:
+        what the proof of the step read, added to it)."""
         if not all(_within(a, b) for a, b in zip(self.start, ivs)):
             return False
-        nxt = self._step(ivs, ins, outs, p)
+        nxt = self._step(ivs, ins, outs, p, record)
         return nxt is None or all(_within(a, b) for a, b in zip(nxt, ivs))
 
-    def _fixpoint(self, ins: list, outs: list, p: Any) -> list | None:
+    def _fixpoint(self, ins: list, outs: list, p: Any,
+                  record: tuple | None = None) -> list | None:
         """An invariant found by iterating the body from where the loop starts (a bound that
         keeps growing widened to half its dtype's range, then narrowed); None if the
         iteration finds none."""
@@ -221,7 +230,7 @@ class WhileRanges:
             if narrower == ivs:
                 break
             ivs = narrower
-        return ivs if self._inductive(ivs, ins, outs, p) else None
+        return ivs if self._inductive(ivs, ins, outs, p, record) else None
 
     def _widen(self, k: int, old: Iv, new: Iv) -> Iv:
         full = self._full(k)
@@ -230,8 +239,12 @@ class WhileRanges:
         return (lo, hi)
 
 
-def _is_scalar(v: Any) -> bool:
+def _full_range(v: Any) -> Iv | None:
+    """The values of ``v``'s dtype if it is an integer or bool scalar (a tracer, an array,
+    a Python number), else None."""
+    if isinstance(v, jax.core.Tracer):
+        return dtype_range(v.aval)
     try:
-        return dtype_range(jax.typeof(v)) is not None
+        return dtype_range(jax.typeof(v))
     except TypeError:
-        return False
+        return None

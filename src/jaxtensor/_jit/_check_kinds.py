@@ -34,7 +34,7 @@ from ._check_errors import (
     value_message,
     window_message,
 )
-from ._ranges import checked, proves
+from ._ranges import must_check
 
 _IDX_SIZE = np.dtype(_IDX).itemsize
 
@@ -49,9 +49,8 @@ class Index(NamedTuple):
 
     def folded(self) -> list[tuple[Any, Any, Failure]]:
         i, n = jnp.asarray(self.i), self.n
-        if i.size == 0 or proves(self.i, -n, n - 1):  # (``_ranges.py``: cannot fail)
+        if i.size == 0 or not must_check(self.i, -n, n - 1):  # (``_ranges.py``)
             return []
-        checked(self.i, -n, n - 1)
         dt = np.dtype(i.dtype)
         # Unsigned values too large for the index dtype would wrap when converted: compare
         # them in their own dtype, and undo the wrap on the host. For an array, the value
@@ -75,9 +74,8 @@ class Index(NamedTuple):
 
     def checkify(self) -> Any:
         i, n, axis, fname = jnp.asarray(self.i), self.n, self.axis, self.fname
-        if i.size == 0 or proves(self.i, -n, n - 1):
+        if i.size == 0 or not must_check(self.i, -n, n - 1):
             return jnp.bool_(True)
-        checked(self.i, -n, n - 1)
 
         def make() -> Any:
             def check(i: Any) -> Any:
@@ -104,18 +102,16 @@ class Window(NamedTuple):
     axis: int
 
     def folded(self) -> list[tuple[Any, Any, Failure]]:
-        if proves(self.start, 0, self.n - self.size):
+        if not must_check(self.start, 0, self.n - self.size):
             return []
-        checked(self.start, 0, self.n - self.size)
         v = jnp.asarray(self.start).astype(_IDX)
         return [((v < 0) | (v > self.n - self.size), v,
                  WindowFailure(self.axis, self.n, self.size))]
 
     def checkify(self) -> Any:
         size, n, axis = self.size, self.n, self.axis
-        if proves(self.start, 0, n - size):
+        if not must_check(self.start, 0, n - size):
             return jnp.bool_(True)
-        checked(self.start, 0, n - size)
 
         def make() -> Any:
             def check(i: Any) -> Any:

@@ -393,9 +393,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             test, step, (carry.initial(), c_arrays, codes, p))
         again = ranges.end(*body, list(res)) if body else None
         if again is not None:
-            # (at most twice: the invariant found, then nothing assumed)
-            guesses.append(again if not guesses else [
-                f if f is not None else (0, 0) for f in ranges.fulls])
+            guesses.append(again)
             carry.retrace = True
         return (outs, _from_arrays(list(res), c_tree, c_is_t) if has_init else None,
                 codes), met

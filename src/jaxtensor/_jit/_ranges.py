@@ -116,6 +116,15 @@ def scope() -> Iterator[None]:
         _CHECKED.reset(tok)
 
 
+def must_check(x: Any, lo: int, hi: int) -> bool:
+    """Whether a check that the traced integer ``x`` lies in ``[lo, hi]`` must be made (it
+    is not :func:`proves`'d); if so, it is recorded as made (:func:`checked`)."""
+    if proves(x, lo, hi):
+        return False
+    checked(x, lo, hi)
+    return True
+
+
 def checked(x: Any, lo: int, hi: int) -> None:
     """A check that the traced integer scalar ``x`` lies in ``[lo, hi]`` was made."""
     stack = _CHECKED.get()
