@@ -1,7 +1,15 @@
 """The checks of one trace of a jaxtensor control-flow body (``fori_loop``, ``while_loop``,
 ``cond`` inside a ``jaxtensor.jit`` trace, OWN check mode): gates of its writes, and the
-first failure the construct carries, one vector ``[code, value]`` (code 0: none; else the
-number of the failed check, as ``Trace`` numbers them).
+first failure the construct carries.
+
+The failure is carried in int32 (a tuple, :func:`no_failure`): one vector ``[code, low]``
+(code 0: none; else the number of the failed check, as ``Trace`` numbers them, negative
+where the failed value needs a high word too; ``low``: its low 32 bits) and, with 64-bit
+indices, one scalar ``high`` that only a check whose value may not fit int32 sets. In
+int32, not int64, the vector a checked loop body passes from check to check keeps the
+loop under the bytes per iteration up to which XLA:CPU compiles a loop whole (flood fill's
+checked loop); a body whose checks' values are all proved to fit int32 (an int32 index, a
+loop index) carries ``high`` through untouched, and XLA drops it.
 
 At each gated write the failure carried in and the checks made so far are folded into that
 vector, passed once through ``_unfused.vector_once`` (so that XLA:CPU neither recomputes
@@ -18,70 +26,97 @@ from __future__ import annotations
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from .._core import IDX as _IDX
+from . import _ranges
 from ._unfused import vector_once
+
+#: the dtype of a carried failure
+CODE = jnp.int32
+#: whether a failed value may need a high word (64-bit indices)
+_WIDE = np.dtype(_IDX).itemsize > 4
+_LOW = 2**31
+
+
+def no_failure() -> tuple:
+    """The carried failure of a construct none of whose checks failed yet."""
+    vec = jnp.zeros(2, CODE)
+    return (vec, jnp.zeros((), CODE)) if _WIDE else (vec,)
+
+
+def failure(codes: tuple) -> tuple[Any, Any]:
+    """(the number of the failed check, its value), both ``IDX``, of the carried failure
+    ``codes`` (number 0: none failed)."""
+    code, low = codes[0][0].astype(_IDX), codes[0][1].astype(_IDX)
+    if not _WIDE:
+        return code, low
+    both = (codes[1].astype(_IDX) << 32) | (low & (2**32 - 1))
+    return jnp.abs(code), jnp.where(code < 0, both, low)
 
 
 class BodyChecks:
     """The checks of one trace of a jaxtensor control-flow body (OWN mode): ``items``
     (fails, value, code) in order; ``ok``: whether every check so far passed (with what
     gated the body from outside), which gates the body's writes. A construct carries its
-    first failure as one vector ``[code, value]`` (code 0: none)."""
+    first failure as :func:`no_failure` does."""
 
-    __slots__ = ("items", "ok", "fresh", "base", "carried", "folded", "merged")
+    __slots__ = ("items", "ok", "fresh", "base", "carried", "high", "folded", "merged")
 
-    def __init__(self, ok: Any, carried: Any = None, base: Any = None) -> None:
+    def __init__(self, ok: Any, carried: tuple | None = None, base: Any = None,
+                 high: tuple = ()) -> None:
         self.items: list[tuple] = []
         self.ok = ok
         self.base = base  # the gate around the body (None: none)
         # the first failure of earlier iterations, folded into the body's at its first write
         self.carried = carried
-        self.folded: Any = None  # the last folded failure, ``items[0]`` from then on
+        # the high word the construct carries in, kept where no check of the body sets it
+        self.high = carried[1:] if carried is not None else high
+        self.folded: tuple | None = None  # the last folded failure, ``items[0]`` from then on
         self.merged = False  # whether ``carried`` is folded in
         self.fresh = 0  # the checks made since the last write
 
     def gate(self) -> Any:
         """``ok`` for a write. The failure carried in and the checks so far are folded into
-        one ``[code, value]``, computed once, before the write (``_unfused.py``: else
-        XLA:CPU recomputes the checks after it, and copies the written Tensor), which is
-        what the construct carries on and what ``ok`` reads. So a checked body adds a few
-        kernels to the unchecked one's whatever the number of its checks (XLA:CPU runs a
-        loop body of many kernels on its thread pool: docs/decisions.md, "Checks in loop
-        bodies cost a few kernels, not one per check")."""
+        one failure, computed once, before the write (``_unfused.py``: else XLA:CPU
+        recomputes the checks after it, and copies the written Tensor), which is what the
+        construct carries on and what ``ok`` reads. So a checked body adds a few kernels to
+        the unchecked one's whatever the number of its checks (XLA:CPU runs a loop body of
+        many kernels on its thread pool: docs/decisions.md, "Checks in loop bodies cost a
+        few kernels, not one per check")."""
         if self.fresh and self.ok is not None:
-            self._fold(vector_once)
+            self._fold(True)
         return self.ok
 
-    def _fold(self, once: Any) -> Any:
-        """Fold the failure carried in and the checks so far into ``[code, value]``
-        (passed through ``once``), which ``ok`` reads from then on."""
+    def _fold(self, once: bool) -> tuple:
+        """Fold the failure carried in and the checks so far into one failure (computed
+        once if ``once``), which ``ok`` reads from then on."""
         items = self.items
         if self.carried is not None and not self.merged:
             items = [_failure_item(self.carried), *items]
-        self._set(once(_first_failure(items)))
+        self._set(_first_failure(items, once, self.high))
         return self.folded
 
-    def _set(self, codes: Any) -> None:
+    def _set(self, codes: tuple) -> None:
         self.fresh = 0
         self.merged = self.carried is not None
         self.folded = codes
         self.items = [_failure_item(codes)]
-        clean = codes[0] == 0
+        clean = codes[0][0] == 0
         self.ok = clean if self.base is None else self.base & clean
 
-    def current(self) -> Any:
-        """``[code, value]`` of the first failure so far, the one carried in included: what
-        a construct nested here starts from, so that what it carries out is this body's
-        first failure after it (:meth:`leave`), with no fold of its own."""
+    def current(self) -> tuple:
+        """The first failure so far, the one carried in included: what a construct nested
+        here starts from, so that what it carries out is this body's first failure after it
+        (:meth:`leave`), with no fold of its own."""
         if self.fresh or (self.items and self.folded is None):
-            return self._fold(lambda v: v)  # (it enters a loop's carry: computed once)
+            return self._fold(False)  # (it enters a loop's carry: computed once)
         if self.folded is not None:
             return self.folded
         if self.carried is not None:
             return self.carried
-        return jnp.zeros(2, _IDX)
+        return (jnp.zeros(2, CODE), *self.high) if self.high else no_failure()
 
     def saved(self) -> tuple:
         """The state, for :meth:`rewind` after a trace of a nested construct is abandoned."""
@@ -91,30 +126,75 @@ class BodyChecks:
         items, self.ok, self.fresh, self.folded, self.merged = state
         self.items = list(items)
 
-    def leave(self, codes: Any) -> None:
+    def leave(self, codes: tuple) -> None:
         """A construct nested here that started from :meth:`current` ended with ``codes``."""
         self._set(codes)
 
-    def first(self, codes: Any) -> Any:
-        """``[code, value]`` of the first failure: ``codes`` (the failure carried in, 0: none)
-        if it failed, else this trace's first failing check."""
+    def first(self, codes: tuple) -> tuple:
+        """The first failure: ``codes`` (the failure carried in, code 0: none) if it failed,
+        else this trace's first failing check."""
         if not self.items:  # (carried unchanged: a loop invariant, which XLA folds away)
             return codes
         if self.folded is not None and len(self.items) == 1 and self.merged:
             return self.folded
-        mine = _first_failure(self.items)
-        return mine if self.merged else lax.select(codes[0] != 0, codes, mine)
+        mine = _first_failure(self.items, False, codes[1:])
+        return mine if self.merged else select(codes[0][0] != 0, codes, mine)
 
 
-def _failure_item(codes: Any) -> tuple:
-    return codes[0] != 0, codes[1], codes[0]
+def select(p: Any, a: tuple, b: tuple) -> tuple:
+    """The carried failure ``a`` where ``p``, else ``b`` (a word the two share as it is)."""
+    return tuple(x if x is y else lax.select(p, x, y) for x, y in zip(a, b))
 
 
-def _first_failure(items: list[tuple]) -> Any:
-    """``[code, value]`` of the first failing check of ``items`` ((fails, value, code)
-    each); zeros where none failed."""
-    c, b = lax.full((), 0, _IDX), lax.full((), 0, _IDX)
+class _Carried(tuple):
+    """The value of a carried failure as an item of :class:`BodyChecks`: (low, high)."""
+
+
+def _failure_item(codes: tuple) -> tuple:
+    vec = codes[0]
+    return vec[0] != 0, _Carried((vec[1], *codes[1:])), vec[0]
+
+
+def _words(v: Any) -> tuple[Any, Any]:
+    """(low word, high word or None where ``v`` is proved to fit int32) of the ``IDX``
+    value ``v``."""
+    v = jnp.asarray(v, _IDX)
+    low = lax.convert_element_type(v, CODE)  # (wraps)
+    if not _WIDE or _ranges.proves(v, -_LOW, _LOW - 1, checks=False):
+        return low, None
+    return low, lax.convert_element_type(lax.shift_right_arithmetic(v, _IDX(32)), CODE)
+
+
+def _first_failure(items: list[tuple], once: bool, high: tuple = ()) -> tuple:
+    """The carried failure of the first failing check of ``items`` ((fails, value, code)
+    each, the first of them the failure carried in, if any; code 0 where none failed),
+    computed once if ``once`` (:func:`~._unfused.vector_once`). Its high word is the one
+    carried in (else ``high``'s) where no check sets it."""
+    start = items[0][1] if items and type(items[0][1]) is _Carried else None
+    high = start[1:] if start is not None else high
+    high = high[0] if high and _WIDE else None
+    wide = False  # (whether a check set the high word)
+    c, b = lax.full((), 0, CODE), lax.full((), 0, CODE)
+    h = lax.full((), 0, CODE) if high is None else high
     for fail, v, k in reversed(items):
-        c = lax.select(fail, jnp.asarray(k, _IDX), c)
-        b = lax.select(fail, jnp.asarray(v, _IDX), b)
-    return jnp.stack([c, b])
+        if type(v) is _Carried:
+            low, hi = v[0], (v[1] if wide else None)
+        else:
+            low, hi = _words(v)
+            k = jnp.asarray(k, CODE)
+            if hi is not None:
+                k, wide = -k, True
+        c = lax.select(fail, k, c)
+        b = lax.select(fail, low, b)
+        if hi is not None:
+            h = lax.select(fail, hi, h)
+    if not _WIDE:
+        vec = jnp.stack([c, b])
+        return (vector_once(vec) if once else vec,)
+    if not wide:  # (the high word carried through untouched: XLA drops it)
+        vec = jnp.stack([c, b])
+        return (vector_once(vec) if once else vec, h)
+    vec = jnp.stack([c, b, h])
+    if once:
+        vec = vector_once(vec)
+    return vec[:2], vec[2]

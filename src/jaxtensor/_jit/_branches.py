@@ -35,6 +35,7 @@ from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, jaxpr_as_fun,
 from .._core import _config, current_trace
 from . import _trace as jtr
 from . import _unfused
+from ._body_checks import select as select_failure
 
 _LOOPS = frozenset({"while", "scan"})
 _READS = frozenset({"dynamic_slice", "gather", "slice", "squeeze", "reshape",
@@ -57,7 +58,7 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
         t.body = current_trace()
         # (read by Trace.gate for every write in the branch, checked or not)
         start = g if base is None else base & g
-        t.loop = jtr.BodyChecks(start, None, start)
+        t.loop = jtr.BodyChecks(start, None, start, codes[1:])
         try:
             res = fn()
             new = [t.values[st] for st in carry.storages]
@@ -65,7 +66,7 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
             met.extend(st for st in t.values if st not in known)
             if carry.checked:
                 carry.made_checks |= bool(t.loop.items)
-                codes = (lax.select(g, t.loop.first(codes[0]), codes[0]),)
+                codes = select_failure(g, t.loop.first(codes), codes)
         finally:
             t.values, t.body, t.loop = saved
         n_res.append(len(res))

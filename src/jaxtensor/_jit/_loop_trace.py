@@ -20,6 +20,7 @@ from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
 from . import _branches, _ranges
 from . import _trace as jtr
+from ._body_checks import failure, no_failure
 from ._carry_ranges import WhileRanges
 from ._ranges import in_branch, loop_index
 
@@ -68,11 +69,11 @@ class _Carry:
         self.saved = None if self.enclosing is None else self.enclosing.saved()
 
     def codes(self) -> tuple:
-        """The first failure carried in: one vector [code, value], one buffer to carry."""
+        """The first failure carried in (``_body_checks.no_failure``): int32 words."""
         if not self.checked:
             return ()
         lp = self.enclosing
-        return (jnp.zeros(2, jtr._IDX) if lp is None else lp.current(),)
+        return no_failure() if lp is None else lp.current()
 
     def initial(self) -> list:
         """The carried storages' values before the loop."""
@@ -101,10 +102,10 @@ class _Carry:
         if checked:
             ok, carried = self.base, None
             if self.gate:
-                carried = codes[0]
-                clean = carried[0] == 0
+                carried = codes
+                clean = carried[0][0] == 0
                 ok = clean if ok is None else ok & clean
-            t.loop = jtr.BodyChecks(ok, carried, self.base)
+            t.loop = jtr.BodyChecks(ok, carried, self.base, codes[1:])
         running = _RUNNING.set(self)
         try:
             res = fn()
@@ -112,7 +113,7 @@ class _Carry:
             met = [st for st in t.values if st not in set(self.storages)]
             if checked:
                 self.made_checks |= bool(t.loop.items)
-                codes = (t.loop.first(codes[0]),)
+                codes = t.loop.first(codes)
         finally:
             _RUNNING.reset(running)
             t.values, t.body, t.loop = saved
@@ -171,9 +172,9 @@ class _Carry:
         if not self.made_checks:
             return
         if self.enclosing is not None:
-            self.enclosing.leave(codes[0])
+            self.enclosing.leave(codes)
         else:
-            code, bad = codes[0][0], codes[0][1]
+            code, bad = failure(codes)
             self.t.item(code != 0, bad, ("loop",), code)
 
 

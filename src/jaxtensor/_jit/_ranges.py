@@ -233,12 +233,18 @@ def interval(x: Any) -> Iv | None:
     return _Walk().interval(x)
 
 
-def proves(x: Any, lo: int, hi: int) -> bool:
-    """Whether the traced integer scalar ``x`` lies in ``[lo, hi]`` whatever it computes.
-    A proof that assumes an eager loop's :class:`Range` narrows the range that trace will
-    widen it to, to where the proof still holds."""
+def proves(x: Any, lo: int, hi: int, checks: bool = True) -> bool:
+    """Whether the traced integer scalar ``x`` lies in ``[lo, hi]`` whatever it computes
+    (``checks``: where the checks made so far pass; not for the value a check reports if
+    it fails). A proof that assumes an eager loop's :class:`Range` narrows the range that
+    trace will widen it to, to where the proof still holds."""
     walk = _Walk()
-    iv = walk.interval(x)
+    tok = None if checks else _CHECKED.set(())
+    try:
+        iv = walk.interval(x)
+    finally:
+        if tok is not None:
+            _CHECKED.reset(tok)
     if iv is None or not (lo <= iv[0] and iv[1] <= hi):
         return False
     walk.rely()

@@ -10,7 +10,7 @@ iteration. An integer division by a divisor that is not a constant is one of the
 operations XLA never duplicates: passing a check's values through one (dividing by 1,
 computed so that XLA cannot fold it) computes them once, before the write that their gate
 feeds, and the carried failure reads that result, not the Tensor. ``BodyChecks.gate``
-folds the failure carried in and the checks made so far into one ``[code, value]`` vector
+folds the failure carried in and the checks made so far into one ``[code, low]`` vector
 and passes it through one division per write (:func:`vector_once`): two values, however
 many checks, so a write's fusion holds only the checks since the last write, and the body
 keeps few kernels (XLA:CPU runs a loop body of many kernels on its thread pool).
@@ -69,7 +69,7 @@ def reads_array(x: Any, limit: int = 400) -> bool:
     more than :data:`SMALL` elements (an element or a sum read from a Tensor): XLA:CPU would
     compute it again inside each fusion that uses it, reading that array there, after a
     write of it, and copy the array. A value computed from scalars and small arrays only is
-    not: from the trace's inputs (a carried ``[code, value]``, a 0-D Tensor), literals,
+    not: from the trace's inputs (a carried failure, a 0-D Tensor), literals,
     values of an enclosing trace (which that trace passes once where they read an array)
     and values already passed through the division of :func:`computed_once` or
     :func:`vector_once`. True where it cannot tell (no ``tracer_origin``, past ``limit``
