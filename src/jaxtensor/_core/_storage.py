@@ -221,7 +221,11 @@ class Storage:
         as :meth:`lend` finds it)."""
         if self._pending:
             return not self.exported
-        return self.donatable(self._array, held=0)
+        held = 0  # (the element reads that still hold it: :meth:`lend` settles them first)
+        for r in self.readers or ():
+            d = _deferred(r)
+            held += d is not None and d.array is self._array
+        return self.donatable(self._array, held=held)
 
     def update(self, pick: Callable[[bool | None], Callable], *args: Any) -> None:
         """Read-modify-write: the value becomes ``pick(donate)(value, *args)``.
