@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _dtypes
+from ._storage import _ArrayImpl
 from ._tensor import Tensor, WeakTensor, new_tensor
 
 Tracer = jax.core.Tracer
@@ -217,6 +218,11 @@ def asarray(
                 raise TypeError(f"asarray() cannot cast complex {v.dtype} to {dt}; take the "
                                 "real or imaginary part first")
             v = v.astype(dt)
+        elif obj._view is None and type(v) is _ArrayImpl and _on_device(v, device):
+            # the buffer shared, not copied: a jax.Array never changes, and a storage
+            # donates its buffer only while nothing else holds it, so a write to either
+            # Tensor makes a new buffer while both live (a copy made when it is needed)
+            return Tensor._wrap(v, exported=obj._storage.exported)
         else:
             v = jnp.array(v, copy=True)
         return Tensor._wrap(_device_put(v, device))
