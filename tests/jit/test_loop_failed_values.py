@@ -19,28 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from test_loop_checks import PY  # (Python's loops: the oracle's)
 
 pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
 
 N = 6  # the length of the index data; X has 8 elements
-
-
-class PY:
-    """Python's loops (the oracle's)."""
-
-    @staticmethod
-    def fori(lo, hi, body):
-        for i in range(lo, hi):
-            body(i)
-
-    @staticmethod
-    def while_(test, body):
-        while test():
-            body()
-
-    @staticmethod
-    def cond(p, f, g):
-        return f() if p else g()
 
 
 class JT:
