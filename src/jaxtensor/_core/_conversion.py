@@ -218,7 +218,7 @@ def asarray(
                 raise TypeError(f"asarray() cannot cast complex {v.dtype} to {dt}; take the "
                                 "real or imaginary part first")
             v = v.astype(dt)
-        elif obj._view is None and type(v) is _ArrayImpl and _on_device(v, device):
+        elif same and obj._view is None and type(v) is _ArrayImpl:
             # the buffer shared, not copied: a jax.Array never changes, and a storage
             # donates its buffer only while nothing else holds it, so a write to either
             # Tensor makes a new buffer while both live (a copy made when it is needed)

@@ -221,11 +221,8 @@ class Storage:
         as :meth:`lend` finds it)."""
         if self._pending:
             return not self.exported
-        held = 0  # (the element reads that still hold it: :meth:`lend` settles them first)
-        for r in self.readers or ():
-            d = _deferred(r)
-            held += d is not None and d.array is self._array
-        return self.donatable(self._array, held=held)
+        # (the element reads that still hold it: :meth:`lend` settles them first)
+        return self.donatable(self._array, held=len(self._holding(self._array)))
 
     def update(self, pick: Callable[[bool | None], Callable], *args: Any) -> None:
         """Read-modify-write: the value becomes ``pick(donate)(value, *args)``.
@@ -352,15 +349,23 @@ class Storage:
             if n >= 32 and not n & (n - 1):  # (at powers of two: amortised O(1) per read)
                 rs[:] = [r for r in rs if _deferred(r) is not None]
 
+    def _holding(self, arr: Any) -> list[Storage]:
+        """The element reads not computed yet that hold ``arr`` (this storage's value)."""
+        out = []
+        for r in self.readers or ():
+            d = _deferred(r)
+            st = r()
+            if d is not None and d.array is arr and st is not None:
+                out.append(st)
+        return out
+
     def _detach(self, old: Any) -> None:
         """Compute the element reads still holding ``old`` (this storage's value, about to be
         donated to a write): each then holds its own 0-D value, not the base's buffer."""
-        rs = self.readers
+        holding = self._holding(old)
         self.readers = None
-        for r in rs:
-            d = _deferred(r)
-            if d is not None and d.array is old:
-                r()._settle()  # type: ignore[union-attr]
+        for st in holding:
+            st._settle()
 
     def _install(self, new: Any) -> None:
         """The one place a storage's value changes (callers hold the storage's lock)."""

@@ -64,15 +64,15 @@ class BodyChecks:
 
     __slots__ = ("items", "ok", "fresh", "base", "carried", "high", "folded", "merged")
 
-    def __init__(self, ok: Any, carried: tuple | None = None, base: Any = None,
-                 high: tuple = ()) -> None:
+    def __init__(self, ok: Any, codes: tuple, base: Any = None, folds: bool = False) -> None:
         self.items: list[tuple] = []
         self.ok = ok
         self.base = base  # the gate around the body (None: none)
-        # the first failure of earlier iterations, folded into the body's at its first write
-        self.carried = carried
+        # the first failure of earlier iterations (``codes``, the construct's), folded into
+        # the body's at its first write where ``folds`` (the body's writes are gated by it)
+        self.carried = codes if folds else None
         # the high word the construct carries in, kept where no check of the body sets it
-        self.high = carried[1:] if carried is not None else high
+        self.high = codes[1:]
         self.folded: tuple | None = None  # the last folded failure, ``items[0]`` from then on
         self.merged = False  # whether ``carried`` is folded in
         self.fresh = 0  # the checks made since the last write

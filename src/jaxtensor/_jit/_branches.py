@@ -58,7 +58,7 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
         t.body = current_trace()
         # (read by Trace.gate for every write in the branch, checked or not)
         start = g if base is None else base & g
-        t.loop = jtr.BodyChecks(start, None, start, codes[1:])
+        t.loop = jtr.BodyChecks(start, codes, start)
         try:
             res = fn()
             new = [t.values[st] for st in carry.storages]

@@ -100,12 +100,11 @@ class _Carry:
         checked = self.checked and codes is not None
         t.loop = None
         if checked:
-            ok, carried = self.base, None
+            ok = self.base
             if self.gate:
-                carried = codes
-                clean = carried[0][0] == 0
+                clean = codes[0][0] == 0
                 ok = clean if ok is None else ok & clean
-            t.loop = jtr.BodyChecks(ok, carried, self.base, codes[1:])
+            t.loop = jtr.BodyChecks(ok, codes, self.base, self.gate)
         running = _RUNNING.set(self)
         try:
             res = fn()
