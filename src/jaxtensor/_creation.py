@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+from functools import partial
 from typing import Any
 
 import jax
@@ -12,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args
-from ._core import Tensor, WeakTensor, _dtypes, _kernels, _view
+from ._core import Tensor, WeakTensor, _config, _dtypes, _kernels, _view
 from ._core._conversion import (
     _infer_python_dtype,
     _on_device,
@@ -20,6 +21,7 @@ from ._core._conversion import (
     asarray,
     host_to_device,
 )
+from ._core._jax_private import EvalTrace, trace_state
 from ._info import API_VERSION
 
 __all__ = [
@@ -55,6 +57,8 @@ newaxis = None
 
 Tracer = jax.core.Tracer
 _PY_SCALARS = (builtins.bool, int, float, complex)
+#: the widest integer JAX computes in
+_WIDE = np.int64 if _config.X64 else np.int32
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Tensor:
@@ -103,7 +107,21 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
 
 
 def _fill(shape: Any, value: Any, dtype: np.dtype, device: Any) -> Tensor:
-    return Tensor._wrap(jnp.full(_shape_arg(shape), value, dtype=dtype, device=as_device(device)))
+    shape, device = _shape_arg(shape), as_device(device)
+    if type(trace_state.value) is not EvalTrace:
+        return Tensor._wrap(jnp.full(shape, value, dtype=dtype, device=device))
+    # Eagerly one compiled kernel per shape, dtype and device (``jnp.full`` dispatches two
+    # primitives: about five times the cost of one cached call). Zeros and ones are
+    # constants of their kernel; another value (already of ``dtype``) is its argument.
+    if type(value) is int:
+        return Tensor._wrap(_kernels.placed(("fill", shape, dtype, value), partial(
+            partial, jnp.full, shape, value, dtype), device))
+    return Tensor._wrap(_kernels.placed(("fill", shape, dtype), partial(
+        _filler, shape, dtype), device, value))
+
+
+def _filler(shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    return lambda value: jnp.full(shape, value, dtype)
 
 
 def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -260,12 +278,36 @@ def arange(
     if dt.kind in "iu" and builtins.all(
         isinstance(v, int) for v in (start, stop, step)
     ):
-        vals = np.array(range(start, stop, step), dtype=dt) if builtins.abs(stop - start) // \
-            builtins.abs(step) < 4096 else np.arange(start, stop, step, dtype=dt)
+        n = len(range(start, stop, step))
+        info = np.iinfo(dt)
+
+        def ints() -> np.ndarray:
+            return np.array(range(start, stop, step), dtype=dt) if n < 4096 else \
+                np.arange(start, stop, step, dtype=dt)
+        if n and info.min <= start <= info.max and info.min <= start + (n - 1) * step <= \
+                info.max and type(trace_state.value) is EvalTrace:
+            dev = as_device(device)
+            # (a kernel per call repeated; computed in the widest integer: exact modulo its
+            # width, so exact once cast to ``dt``, which holds both ends and so every value)
+            return Tensor._wrap(_kernels.placed(
+                ("arange", start, step, n, dt), partial(_ints, _wrapped(start), _wrapped(step),
+                                                        n, dt), dev,
+                once=lambda: host_to_device(ints(), dev)))
+        vals = ints()
     else:
         n = builtins.max(0, math.ceil((stop - start) / step))
         vals = (start + step * np.arange(n, dtype=np.float64)).astype(dt)
     return Tensor._wrap(host_to_device(vals, device))
+
+
+def _wrapped(v: int) -> np.generic:
+    """``v`` modulo the width of :data:`_WIDE`, as a :data:`_WIDE` number."""
+    bits = np.iinfo(_WIDE).bits
+    return _WIDE((v + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1)))
+
+
+def _ints(start: np.generic, step: np.generic, n: int, dtype: np.dtype) -> Any:
+    return lambda: (start + step * jax.lax.iota(_WIDE, n)).astype(dtype)
 
 
 def eye(
@@ -291,7 +333,11 @@ def eye(
     if n < 0 or m < 0:
         raise ValueError(f"eye() needs non-negative sizes, got {n} x {m}")
     k = operator.index(k)
-    return Tensor._wrap(jnp.eye(n, m, k=k, dtype=dt, device=as_device(device)))
+    dev = as_device(device)
+    if type(trace_state.value) is not EvalTrace:
+        return Tensor._wrap(jnp.eye(n, m, k=k, dtype=dt, device=dev))
+    return Tensor._wrap(_kernels.placed(("eye", n, m, k, dt), partial(
+        partial, jnp.eye, n, m, k, dt), dev))
 
 
 def linspace(
