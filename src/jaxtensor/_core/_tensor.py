@@ -25,6 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _traced, _view
+from ._constants import starts_array
 from ._context import current as _current_jit
 from ._jax_private import (
     pytype_aval_mappings,
@@ -495,6 +496,8 @@ def element(x: Tensor, view: _view.View) -> Tensor:
             if type(s) is not int:
                 break
         else:
+            if view.dyn_cache is None:  # (a view made for this read: the offsets' kept copy)
+                view.dyn_cache = starts_array(view.starts)
             es = st.defer(view, _view.read, x.dtype)
             if es is not None:
                 return over(es)
