@@ -229,6 +229,18 @@ def run(xp, fori, while_, x_):
     for G2 in (1.0, 2.0, 2.0, -1.0, 0.5):
         fori(0, 4, body)
 """,
+    "tuples, global and closed over": """
+OFFSETS = ((1, 0), (0, 1))
+def run(xp, fori, while_, x_):
+    global OFFSETS
+    for OFFSETS, scale in ((((1, 0), (0, 1)), (2.0, 0.5)), (((1, 0), (0, 1)), (2.0, 0.5)),
+                           (((0, 1), (1, 0)), (2.0, -0.0)), (((True, 0), (0, 1)), (0.0, 1)),
+                           (((1, 0), (0, 2)), (0.0, 1.0)), (((1.0, 0), (0, 1)), (1.0, 3))):
+        def body(i):
+            for (a, b), s in zip(OFFSETS, scale):
+                x_[(i + int(a) + b) % 4] += s * (a + b) + b
+        fori(0, 4, body)
+""",
     "aliased Tensors in fresh closures": """
 def run(xp, fori, while_, x_):
     y = xp.zeros(4)

@@ -96,6 +96,38 @@ def test_top_level_while_loop_costs_the_jit_call_plus_a_few_python_calls() -> No
     np.testing.assert_array_equal(np.asarray(x), e)
 
 
+NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def make_neighbours(x, w):
+    def step(i):
+        for dr, dc in NEIGHBOURS:
+            x[i] += dr * w + dc
+    return step
+
+
+def test_a_body_reading_a_global_tuple_costs_the_same() -> None:
+    """A tuple of numbers (a module's table of offsets) is probed, not walked."""
+    n = 5
+    x, y = jt.zeros(n), jt.zeros(n)
+    e = np.zeros(n)
+    in_jit = jt.jit(lambda y, lo, hi: jt.fori_loop(lo, hi, make_neighbours(y, 2.0)))
+    for _ in range(2):
+        jt.fori_loop(0, n, make_neighbours(x, 2.0))
+        in_jit(y, 0, n)
+        np_fori_body(e, n, make_neighbours(e, 2.0))
+    base = python_calls(lambda: in_jit(y, 0, n))
+    fresh = python_calls(lambda: jt.fori_loop(0, n, make_neighbours(x, 2.0)))
+    assert fresh - base <= EXTRA + 1, (fresh, base)  # (+ make_neighbours)
+    np_fori_body(e, n, make_neighbours(e, 2.0))
+    np.testing.assert_array_equal(np.asarray(x), e)
+
+
+def np_fori_body(e, n, body):
+    for i in range(n):
+        body(i)
+
+
 def test_python_int_bounds_of_every_call_like_range() -> None:
     """Python int bounds reach the compiled loop as one array (kept on the device once seen
     twice): each call's own bounds, in any order, at the index dtype's ends; bounds past

@@ -2,12 +2,12 @@
 
 The eager loop cache (``_reads.py``) walks everything a body reaches on every call and
 keys the compiled loop by what the walk read. Most bodies reach only numbers, strings,
-Tensors and arrays, library modules, types and functions, and functions of the user's
-that reach only such values (a helper ``def``, an ODE's right-hand side). For such bodies
+tuples of them, Tensors and arrays, library modules, types and functions, and functions of
+the user's that reach only such values (a helper ``def``, an ODE's right-hand side). For such bodies
 :func:`record` writes down, per value the walk reads, how to prove that the value a later
 call reads gives the same atoms: its exact type, and its value as the walk compares it (a
-float by its bits, a library object by identity, a function of the user's by its code,
-globals and what it reaches in turn). :func:`match` checks those probes on the bodies of a
+float by its bits, a tuple by its elements', a library object by identity, a function of
+the user's by its code, globals and what it reaches in turn). :func:`match` checks those probes on the bodies of a
 call and returns the call's arguments, or ``None`` when anything may differ (or a body
 reaches more): then the walk decides, as before. A match is never weaker than the walk's
 key: every probe compares at least what the walk's atoms compare, and the user's functions
@@ -31,7 +31,7 @@ __all__ = ["match", "record"]
 # probe kinds: a body's Tensor or array (an argument of the loop), a Tensor reached deeper
 # (an argument after the bodies'), a value compared as the walk compares it, a function of
 # the user's (probed in turn)
-_ARG, _DEEP, _EQ, _FLOAT, _COMPLEX, _GENERIC, _SAME, _LIBFN, _ABSENT, _FN = range(10)
+_ARG, _DEEP, _EQ, _FLOAT, _COMPLEX, _GENERIC, _SAME, _LIBFN, _ABSENT, _FN, _TUPLE = range(11)
 _ArrayImpl = type(jnp.zeros(0))
 _ARG_TYPES = (Tensor, _ArrayImpl, np.ndarray)
 _MISSING = object()
@@ -61,6 +61,9 @@ def _probe(v: Any, deep: bool, fns: set[int], numbers: bool = False) -> tuple | 
         return (_ARG, t)
     if isinstance(v, np.generic):
         return (_GENERIC, t, v.tobytes())
+    if t is tuple:
+        frozen = _frozen(v, 0)
+        return None if frozen is None else (_TUPLE, v, frozen)
     if t is types.FunctionType:
         if _reads._library(v.__module__):
             return (_LIBFN, v, v.__code__)
@@ -75,6 +78,27 @@ def _probe(v: Any, deep: bool, fns: set[int], numbers: bool = False) -> tuple | 
         return (_SAME, v) if _reads._library(v.__module__) else None
     if t is types.BuiltinFunctionType:
         return (_SAME, v)
+    return None
+
+
+def _frozen(v: Any, depth: int) -> tuple | None:
+    """A tuple of numbers, strings and such tuples as the walk compares it (each element by
+    its exact type and value, a float by its bits), or ``None`` for any other value."""
+    t = type(v)
+    if t in _reads._EXACT:
+        return (t, v)
+    if t is float:
+        return (float, v.hex())
+    if t is complex:
+        return (complex, v.real.hex(), v.imag.hex())
+    if t is tuple and depth < 8:
+        out = []
+        for e in v:
+            f = _frozen(e, depth + 1)
+            if f is None:
+                return None
+            out.append(f)
+        return (tuple, tuple(out))
     return None
 
 
@@ -206,4 +230,6 @@ def _value(p: tuple, v: Any, found: _Found) -> bool:
         return type(v) is complex and v.real.hex() == p[1] and v.imag.hex() == p[2]
     if kind == _GENERIC:
         return type(v) is p[1] and v.tobytes() == p[2]
+    if kind == _TUPLE:  # (the same tuple, or one of equal elements: immutable either way)
+        return v is p[1] or (type(v) is tuple and _frozen(v, 0) == p[2])
     return v is _MISSING  # _ABSENT: a global that was not defined
