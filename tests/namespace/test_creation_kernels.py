@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from measure import count_compiles
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 DTYPES = [*INTS, "bool", "float32", "float64", "complex64", "complex128"]
@@ -109,22 +110,6 @@ def test_integer_arange_out_of_range_raises_as_before():
         jt.arange(0, 300, 7, dtype="uint8")
 
 
-def _compiles(run) -> int:
-    count = 0
-
-    def listener(event: str, duration: float, **kwargs: object) -> None:
-        nonlocal count
-        if event == "/jax/core/compile/backend_compile_duration":
-            count += 1
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
-    try:
-        run()
-    finally:
-        jax.monitoring.unregister_event_duration_listener(listener)
-    return count
-
-
 def test_arange_of_ranges_met_once_compiles_nothing():
     """Code whose ranges change call to call pays no compile per range; a range met again
     compiles one kernel, then reuses it."""
@@ -134,10 +119,10 @@ def test_arange_of_ranges_met_once_compiles_nothing():
         for j in range(40):
             np.testing.assert_array_equal(np.asarray(jt.arange(base + j, base + 2 * j, 3)),
                                           np.arange(base + j, base + 2 * j, 3))
-    assert _compiles(once) == 0
-    assert _compiles(lambda: jt.arange(base, base + 5)) == 0
-    assert _compiles(lambda: jt.arange(base, base + 5)) == 1
-    assert _compiles(lambda: jt.arange(base, base + 5)) == 0
+    assert count_compiles(once) == 0
+    assert count_compiles(lambda: jt.arange(base, base + 5)) == 0
+    assert count_compiles(lambda: jt.arange(base, base + 5)) == 1
+    assert count_compiles(lambda: jt.arange(base, base + 5)) == 0
 
 
 def test_creation_in_traces_is_traced():
