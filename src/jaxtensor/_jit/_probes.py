@@ -2,17 +2,19 @@
 
 The eager loop cache (``_reads.py``) walks everything a body reaches on every call and
 keys the compiled loop by what the walk read. Most bodies reach only numbers, strings,
-tuples of them, Tensors and arrays, library modules, types and functions, and functions of
-the user's that reach only such values (a helper ``def``, an ODE's right-hand side). For such bodies
-:func:`record` writes down, per value the walk reads, how to prove that the value a later
-call reads gives the same atoms: its exact type, and its value as the walk compares it (a
-float by its bits, a tuple by its elements', a library object by identity, a function of
-the user's by its code, globals and what it reaches in turn). :func:`match` checks those probes on the bodies of a
-call and returns the call's arguments, or ``None`` when anything may differ (or a body
-reaches more): then the walk decides, as before. A match is never weaker than the walk's
-key: every probe compares at least what the walk's atoms compare, and the user's functions
-and defaults tuples met (which the walk numbers by identity) must be distinct objects, as
-when the probes were made.
+tuples of them, Tensors and arrays, library modules, types and functions, and functions
+of the user's that reach only such values (a helper ``def``, an ODE's right-hand side).
+For such bodies :func:`record` writes down, per value the walk reads, how to prove that
+the value a later call reads gives the same atoms: its exact type, and its value as the
+walk compares it (a float by its bits, a tuple by its elements', a library object by
+identity, a function of the user's by its code, globals and what it reaches in turn).
+:func:`match` checks those probes on the bodies of a call and returns the call's
+arguments, or ``None`` when anything may differ (or a body reaches more): then the walk
+decides, as before. A match is never weaker than the walk's key: every probe compares at
+least what the walk's atoms compare, and the user's functions and defaults tuples met
+(which the walk numbers by identity) must be distinct objects, as when the probes were
+made. (One exception, which no trace can tell: a tuple of numbers the walk met twice, one
+object, matches two equal tuples.)
 """
 
 from __future__ import annotations
