@@ -13,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args
-from ._core import Tensor, WeakTensor, _config, _dtypes, _kernels, _view
+from ._core import Tensor, WeakTensor, _dtypes, _kernels, _view
 from ._core._conversion import (
     _infer_python_dtype,
     _on_device,
@@ -57,8 +57,6 @@ newaxis = None
 
 Tracer = jax.core.Tracer
 _PY_SCALARS = (builtins.bool, int, float, complex)
-#: the widest integer JAX computes in
-_WIDE = np.int64 if _config.X64 else np.int32
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Tensor:
@@ -280,34 +278,19 @@ def arange(
     ):
         n = len(range(start, stop, step))
         info = np.iinfo(dt)
-
-        def ints() -> np.ndarray:
-            return np.array(range(start, stop, step), dtype=dt) if n < 4096 else \
-                np.arange(start, stop, step, dtype=dt)
         if n and info.min <= start <= info.max and info.min <= start + (n - 1) * step <= \
-                info.max and type(trace_state.value) is EvalTrace:
-            dev = as_device(device)
-            # (a kernel per call repeated; computed in the widest integer: exact modulo its
-            # width, so exact once cast to ``dt``, which holds both ends and so every value)
-            return Tensor._wrap(_kernels.placed(
-                ("arange", start, step, n, dt), partial(_ints, _wrapped(start), _wrapped(step),
-                                                        n, dt), dev,
-                once=lambda: host_to_device(ints(), dev)))
-        vals = ints()
+                info.max:
+            # exact modulo 2**64, so exact once cast to ``dt``, which holds both ends and
+            # so every value (``np.array(range(...))`` costs a Python int per element)
+            vals = (np.arange(n, dtype=np.uint64) * np.uint64(step % 2**64)
+                    + np.uint64(start % 2**64)).astype(dt)
+        else:
+            vals = np.array(range(start, stop, step), dtype=dt) if n < 4096 else \
+                np.arange(start, stop, step, dtype=dt)
     else:
         n = builtins.max(0, math.ceil((stop - start) / step))
         vals = (start + step * np.arange(n, dtype=np.float64)).astype(dt)
     return Tensor._wrap(host_to_device(vals, device))
-
-
-def _wrapped(v: int) -> np.generic:
-    """``v`` modulo the width of :data:`_WIDE`, as a :data:`_WIDE` number."""
-    bits = np.iinfo(_WIDE).bits
-    return _WIDE((v + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1)))
-
-
-def _ints(start: np.generic, step: np.generic, n: int, dtype: np.dtype) -> Any:
-    return lambda: (start + step * jax.lax.iota(_WIDE, n)).astype(dtype)
 
 
 def eye(
