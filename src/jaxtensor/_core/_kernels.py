@@ -26,8 +26,6 @@ Tracer = jax.core.Tracer
 
 _pure = _cache.cache("pure kernels", 4096)
 _families = _cache.cache("write kernels", 4096)
-#: the keys of :func:`placed` kernels used once, not compiled
-_seen = _cache.cache("creation kernels used once", 4096)
 
 
 def call(key: Hashable, build: Callable[[], Callable], *args: Any) -> Any:
@@ -41,21 +39,13 @@ def call(key: Hashable, build: Callable[[], Callable], *args: Any) -> Any:
     return fn(*args)
 
 
-def placed(key: Hashable, build: Callable[[], Callable], device: Any, *args: Any,
-           once: Callable[[], Any] | None = None) -> Any:
+def placed(key: Hashable, build: Callable[[], Callable], device: Any, *args: Any) -> Any:
     """:func:`call` of a kernel whose result is made on ``device`` (None: the default device,
     uncommitted; a ``jax.Device`` or a ``Sharding``: committed there, as ``jnp``'s
-    ``device=`` makes it). For creation functions, which have no input to follow.
-
-    With ``once`` (a way to make the same value that compiles nothing), the kernel is
-    compiled at the key's second use, and the first runs ``once()``: code whose shapes
-    change call to call compiles nothing for a shape met once."""
+    ``device=`` makes it). For creation functions, which have no input to follow."""
     k = (key, device)
     fn = _pure.get(k)
     if fn is None:
-        if once is not None and _seen.get(k) is None:
-            _seen[k] = True
-            return once()
         if device is None:
             fn = jax.jit(build())
         else:
