@@ -104,18 +104,23 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
     return shape
 
 
+def _created(fn: Any, device: Any, *static: Any) -> Tensor:
+    """``fn(*static, device=device)``, a ``jax.numpy`` creation function of static arguments:
+    eagerly one compiled kernel per arguments and device (``jnp.full`` and ``jnp.eye``
+    dispatch two to six primitives, several times the cost of one cached call); inside any
+    trace, traced as it is."""
+    if type(trace_state.value) is not EvalTrace:
+        return Tensor._wrap(fn(*static, device=device))
+    return Tensor._wrap(_kernels.placed((fn, *static), partial(partial, fn, *static), device))
+
+
 def _fill(shape: Any, value: Any, dtype: np.dtype, device: Any) -> Tensor:
     shape, device = _shape_arg(shape), as_device(device)
-    if type(trace_state.value) is not EvalTrace:
-        return Tensor._wrap(jnp.full(shape, value, dtype=dtype, device=device))
-    # Eagerly one compiled kernel per shape, dtype and device (``jnp.full`` dispatches two
-    # primitives: about five times the cost of one cached call). Zeros and ones are
-    # constants of their kernel; another value (already of ``dtype``) is its argument.
-    if type(value) is int:
-        return Tensor._wrap(_kernels.placed(("fill", shape, dtype, value), partial(
-            partial, jnp.full, shape, value, dtype), device))
-    return Tensor._wrap(_kernels.placed(("fill", shape, dtype), partial(
-        _filler, shape, dtype), device, value))
+    if type(value) is not int and type(trace_state.value) is EvalTrace:
+        # a value other than zeros' and ones' (already of ``dtype``): the kernel's argument
+        return Tensor._wrap(_kernels.placed(("fill", shape, dtype), partial(
+            _filler, shape, dtype), device, value))
+    return _created(jnp.full, device, shape, value, dtype)
 
 
 def _filler(shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -316,11 +321,7 @@ def eye(
     if n < 0 or m < 0:
         raise ValueError(f"eye() needs non-negative sizes, got {n} x {m}")
     k = operator.index(k)
-    dev = as_device(device)
-    if type(trace_state.value) is not EvalTrace:
-        return Tensor._wrap(jnp.eye(n, m, k=k, dtype=dt, device=dev))
-    return Tensor._wrap(_kernels.placed(("eye", n, m, k, dt), partial(
-        partial, jnp.eye, n, m, k, dt), dev))
+    return _created(jnp.eye, as_device(device), n, m, k, dt)
 
 
 def linspace(

@@ -496,12 +496,18 @@ def element(x: Tensor, view: _view.View) -> Tensor:
             if type(s) is not int:
                 break
         else:
-            if view.dyn_cache is None:  # (a view made for this read: the offsets' kept copy)
-                view.dyn_cache = starts_array(view.starts)
-            es = st.defer(view, _view.read, x.dtype)
+            es = st.defer(view, _read_element, x.dtype)
             if es is not None:
                 return over(es)
     return new_tensor(_view.read(view, st.array))
+
+
+def _read_element(view: _view.View, base: Any) -> Any:
+    """An element read's value, when it is first used (``view``, made for the read: its
+    offsets are the device copy kept for them, not a host array transferred anew)."""
+    if view.dyn_cache is None:
+        view.dyn_cache = starts_array(view.starts)
+    return _view.read(view, base)
 
 
 def over(st: Storage) -> Tensor:
