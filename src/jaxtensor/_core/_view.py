@@ -107,7 +107,7 @@ class AxisStep(NamedTuple):
         if write and any(k != 1 for k in strides) and self._reshapable(strides):
             w = _take_reshaped(t, lows, strides, self.sizes)
         else:
-            w = t if whole else lax.dynamic_slice(t, lows, lens)
+            w = _region(t, lows, lens, whole)
             if any(k != 1 for k in strides):
                 w = lax.slice(w, [0] * w.ndim, w.shape, strides)
         rev = tuple(a for a, k in enumerate(self.steps) if k < 0)
@@ -146,7 +146,7 @@ class AxisStep(NamedTuple):
                 if ok is not None:
                     v = jnp.where(ok, v, _take_reshaped(t, lows, strides, self.sizes))
                 return _put_reshaped(t, v, lows, strides)
-            w = t if whole else lax.dynamic_slice(t, lows, lens)
+            w = _region(t, lows, lens, whole)
             v = _put_strided(w, v, strides, 0)
             if ok is not None:
                 v = jnp.where(ok, v, w)
@@ -241,6 +241,15 @@ class ReshapeStep(NamedTuple):
 Step = AxisStep | ReshapeStep
 
 
+def _region(t: Any, lows: list[Any], lens: list[int], whole: bool) -> Any:
+    """The window of ``t`` at ``lows``, ``lens`` long (static offsets: a slice, as jnp's)."""
+    if whole:
+        return t
+    if all(type(v) is int for v in lows):
+        return lax.slice(t, lows, [lo + n for lo, n in zip(lows, lens)])
+    return lax.dynamic_slice(t, lows, lens)
+
+
 def _n_dyn(step: Step) -> int:
     return len(step.in_shape) if type(step) is AxisStep else 0
 
@@ -328,9 +337,14 @@ class View:
 
 def read(view: View, base: Any) -> Any:
     """The value ``view`` derives from ``base`` (its compiled reader, or the plain function
-    on traced values)."""
+    on traced values, at Python-int offsets static: a device array of them would be a
+    constant input of the program, and its reads dynamic slices)."""
+    if isinstance(base, Tracer):
+        s = view.starts
+        return chain_forward(view.steps, view.comp, base,
+                             s if all(type(v) is int for v in s) else view.dyn())
     dyn = view.dyn()
-    if isinstance(base, Tracer) or isinstance(dyn, Tracer):
+    if isinstance(dyn, Tracer):
         return chain_forward(view.steps, view.comp, base, dyn)
     return view.reader()(base, dyn)
 
@@ -361,8 +375,10 @@ def _opaque(dyn: Any) -> Any:
 
 def chain_forward(steps: tuple[Step, ...], comp: str | None, base: Any, dyn: Any,
                   write: bool = False) -> Any:
-    """The view's value (``write``: read as a write kernel reads, see ``AxisStep.forward``)."""
-    dyn = _opaque(dyn)
+    """The view's value (``write``: read as a write kernel reads, see ``AxisStep.forward``;
+    only a write kernel hides its offsets from XLA, see ``_opaque``)."""
+    if write:
+        dyn = _opaque(dyn)
     t, off = base, 0
     for st in steps:
         n = _n_dyn(st)
