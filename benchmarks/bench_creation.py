@@ -3,7 +3,9 @@ PyTorch, µs per call (the result waited for).
 
 Each case's four versions are timed in alternating rounds of ``--calls`` calls in one
 process, one core; the best round of each is kept. What a loop program pays before its
-loop (``L = zeros(...)``, ``parent = arange(n)``, ``cp = zeros_like(d)``).
+loop (``L = zeros(...)``, ``parent = arange(n)``, ``cp = zeros_like(d)``, ``stack[0] =
+asarray([sr, sc])``). NumPy's ``asarray`` of its own array is no copy: its column is
+``np.array(host)``, the copy the others make.
 
 Run: ``python benchmarks/bench_creation.py`` (prints the table).
 """
@@ -28,6 +30,7 @@ torch = _common.torch_one_thread()
 def cases() -> dict[str, dict[str, Callable[[], object]]]:
     x = jt.ones(2000)
     jx, nx = jnp.ones(2000), np.ones(2000)
+    host = np.random.default_rng(0).standard_normal((100, 100))
     tx = torch.ones(2000, dtype=torch.float64) if torch is not None else None
     wait = jax.block_until_ready
 
@@ -61,6 +64,14 @@ def cases() -> dict[str, dict[str, Callable[[], object]]]:
         "eye(50)": {
             "jaxtensor": jt_(lambda: jt.eye(50)), "jnp": jnp_(lambda: jnp.eye(50)),
             "numpy": lambda: np.eye(50), "torch": lambda: torch.eye(50, dtype=torch.float64)},
+        "asarray([3, 4])": {
+            "jaxtensor": jt_(lambda: jt.asarray([3, 4])),
+            "jnp": jnp_(lambda: jnp.asarray([3, 4])), "numpy": lambda: np.asarray([3, 4]),
+            "torch": lambda: torch.as_tensor([3, 4])},
+        "asarray(host (100, 100) float64)": {
+            "jaxtensor": jt_(lambda: jt.asarray(host)),
+            "jnp": jnp_(lambda: jnp.asarray(host)), "numpy": lambda: np.array(host),
+            "torch": lambda: torch.tensor(host)},
         "x[3] * 2.0 (element read, used)": {
             "jaxtensor": jt_(lambda: x[3] * 2.0), "jnp": jnp_(lambda: jx[3] * 2.0),
             "numpy": lambda: nx[3] * 2.0, "torch": lambda: tx[3] * 2.0},

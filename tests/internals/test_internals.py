@@ -558,6 +558,7 @@ JAX_PRIVATE_KINDS = {
     "initial_result_paths": lambda v: v is not None,
     "weak_cast": lambda v: v(jax.numpy.int32(3), np.int64).weak_type,
     "tracer_origin": lambda v: _origin_of_a_sum(v) == ("add", 1),
+    "put_host": lambda v: v is not None and v(np.arange(2.0)).tolist() == [0.0, 1.0],
     "MISSING": lambda v: v == {},  # every fenced name is there on the release tested
 }
 
@@ -627,12 +628,15 @@ _WITHOUT_PRIVATE_NAMES = """
 import sys, types, warnings
 import jax, jax.numpy as jnp
 from jax import lax
-import jax._src.checkify, jax._src.numpy.indexing
+import jax._src.checkify, jax._src.numpy.indexing, jax._src.lib
+import numpy as np
+sys.modules["jax._src.lib.xla_client"] = jax._src.lib.xla_client  # (an attribute, not a module)
 HIDE = {
     "jax._src.core": {"trace_state_strong_ref", "EvalTrace", "eval_trace",
                       "pytype_aval_mappings"},
     "jax._src.checkify": {"error_checks"},
     "jax._src.numpy.indexing": {"eliminate_deprecated_list_indexing"},
+    "jax._src.lib.xla_client": {"batched_device_put"},
 }
 
 class Hiding(types.ModuleType):
@@ -697,6 +701,8 @@ for read in (lambda: lax.add(jt.ones(2), 1.0), lambda: jnp.arange(3)[jt.asarray(
     except Exception as e:
         print(type(e).__name__)
 print(jax.jit(lambda a: a * 2)(jt.ones(2)).tolist())
+h = jt.asarray(np.arange(3.0)).to_jax()  # (through jax.device_put)
+print(h.tolist(), h.committed)
 """
 
 
@@ -704,12 +710,13 @@ def test_a_jax_without_the_fenced_names_still_imports_jaxtensor():
     """Each fenced name missing: the import warns once naming them all, and what needs them
     falls back (the current trace through the public context manager) or is off, as
     ``MISSING`` says (writes after a failed check in a loop body are not skipped; jax.lax
-    and JAX's indexing do not take Tensors); everything else works."""
+    and JAX's indexing do not take Tensors; a host array takes ``jax.device_put``);
+    everything else works."""
     proc = _run_python(_WITHOUT_PRIVATE_NAMES)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
         "['jax._src.checkify.error_checks', 'jax._src.core.pytype_aval_mappings', "
-        "'jax._src.core.trace_state_strong_ref', "
+        "'jax._src.core.trace_state_strong_ref', 'jax._src.lib.xla_client.batched_device_put', "
         "'jax._src.numpy.indexing.eliminate_deprecated_list_indexing']",
         "1 True",
         "_PublicTraceState True",
@@ -720,6 +727,7 @@ def test_a_jax_without_the_fenced_names_still_imports_jaxtensor():
         "ValueError",
         "ValueError",
         "[2.0, 2.0]",
+        "[0.0, 1.0, 2.0] False",
     ], proc.stdout
 
 

@@ -20,6 +20,7 @@ import jax
 import numpy as np
 
 from . import _cache, _config
+from ._jax_private import put_host
 
 Tracer = jax.core.Tracer
 
@@ -55,6 +56,6 @@ def starts_array(starts: tuple[int, ...]) -> Any:
     """Integer start offsets as a kernel argument: their kept device array from the second
     use of these starts on, else a host array. Shared by every write with these starts,
     also through a view made anew for each write (a mask's frame)."""
-    d = device_constant(("starts", starts), lambda: jax.device_put(np.array(starts, _IDX_NP)))
+    d = device_constant(("starts", starts), lambda: put_host(np.array(starts, _IDX_NP)))
     return np.array(starts, dtype=_IDX_NP) if d is None else d
 

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _dtypes
+from ._jax_private import put_host
 from ._storage import _ArrayImpl
 from ._tensor import Tensor, WeakTensor, new_tensor
 
@@ -64,7 +65,8 @@ def host_to_device(arr: np.ndarray, device: Any, shared: builtins.bool = False) 
     copied on the host first: the Tensor then holds memory nobody else can write."""
     if shared:
         arr = np.array(arr, copy=True, order="C")
-    return jax.device_put(arr, as_device(device))
+    device = as_device(device)
+    return put_host(arr) if device is None else jax.device_put(arr, device)
 
 
 def _device_put(arr: Any, device: Any) -> Any:

@@ -28,6 +28,7 @@ from jax import lax
 
 from . import _cache, _config
 from ._context import current as _current_jit
+from ._jax_private import put_host
 from ._strides import c_strides, nocopy_strides
 
 NEWAXIS = -1  # an inserted axis of size 1
@@ -285,7 +286,7 @@ class View:
         d = self.dyn_cache
         if d is not None:
             if type(d) is np.ndarray:
-                dev = jax.device_put(d)  # (jnp.asarray would compile a conversion)
+                dev = put_host(d)  # (jnp.asarray would compile a conversion)
                 if not isinstance(dev, Tracer):
                     self.dyn_cache = d = dev
             return d
