@@ -244,11 +244,11 @@ except (ImportError, AttributeError):
 
 
 # -- a NumPy array's transfer to the default device (checked against JAX 0.10.2, 0.11.2, 0.12.0.1)
-# ``jax.device_put(arr)`` spends about 40 us in Python before the transfer that ends every
-# path of it, ``batched_device_put`` of XLA's client (about 5 us): with no device given, to
-# ``pxla.get_default_device()`` (which honours ``jax.default_device``), uncommitted, the
-# NumPy buffer handed over as ``device_put`` hands it (zero-copy where XLA can). Fallback:
-# ``jax.device_put``.
+# The transfer that ends every path of ``jax.device_put(arr)``, ``batched_device_put`` of
+# XLA's client, called without the Python before it (docs/measurements.md, "device_put, not
+# jnp.asarray"): with no device given, to ``pxla.get_default_device()`` (which honours
+# ``jax.default_device``), uncommitted, the NumPy buffer handed over as ``device_put``
+# hands it (zero-copy where XLA can). Fallback: ``jax.device_put``.
 _SHARDINGS: dict[Any, Any] = {}
 _AVALS: dict[tuple, Any] = {}
 _PLAIN: dict[tuple, bool] = {}
@@ -287,7 +287,7 @@ except (ImportError, AttributeError):
         return jax.device_put(arr)
 
     MISSING["jax._src.lib.xla_client.batched_device_put"] = (
-        "a NumPy array's transfer takes jax.device_put's path (about 40 us more per call)")
+        "a NumPy array's transfer takes jax.device_put's slower path")
 
 
 if MISSING:

@@ -1,5 +1,5 @@
 """A NumPy array or a Python list becomes a Tensor by XLA's transfer, without
-``jax.device_put``'s Python path (about 40 us a call, 8 times the transfer): the array is
+``jax.device_put``'s Python path (docs/measurements.md, "device_put, not jnp.asarray"): the array is
 what ``jax.device_put`` makes (values, dtype, the default device, uncommitted, honouring
 ``jax.default_device``), for every dtype and layout; a dtype the transfer would convert
 takes ``jax.device_put``."""
