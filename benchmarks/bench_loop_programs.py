@@ -106,7 +106,8 @@ def _child(name: str, measure: str, size: int, calls: int, rounds: int, budget: 
                      f"first_{version}_right": _right(p, out, want[0])})
     elif measure == "steady":
         def jitted(check: bool) -> Callable:
-            return jt.jit(p.port, static_argnums=p.static or None, check_bounds=check)
+            return jt.jit(p.traced or p.port, static_argnums=p.static or None,
+                          check_bounds=check)
 
         cands = {"port": (p.port, p.port_args), "lax": (p.lax, p.lax_args),
                  "jit_checked": (jitted(True), p.port_args),

@@ -556,6 +556,9 @@ class Program:
     tol: dict | None = field(default=None)
     #: positions of the arguments that fix shapes or trip counts (static under a jit)
     static: tuple[int, ...] = ()
+    #: what ``jaxtensor.jit`` traces of the port (None: the port), where the port's top
+    #: level is Python control flow on a value (the flood fill's ``if``)
+    traced: Callable | None = None
 
     def args(self, inputs: tuple, to: Callable) -> tuple:
         """``inputs`` with every array passed through ``to`` (a copy), numbers as they are."""
@@ -594,7 +597,7 @@ PROGRAMS: dict[str, Program] = {p.name: p for p in (
     Program("union_find", union_find_numpy, union_find_port, union_find_lax,
             _union_find_inputs, {"test": 8, "quick": 100, "full": 2000}, static=(1,)),
     Program("flood_fill", flood_fill_numpy, flood_fill_port, flood_fill_lax, _flood_inputs,
-            {"test": 5, "quick": 16, "full": 64}, static=(1, 2, 3)),
+            {"test": 5, "quick": 16, "full": 64}, static=(1, 2, 3), traced=flood_fill_loop),
     Program("ising", ising_numpy, ising_port, ising_lax, _ising_inputs,
             {"test": 4, "quick": 16, "full": 64}),
     Program("rk4", rk4_numpy, rk4_port, rk4_lax, _rk4_inputs,

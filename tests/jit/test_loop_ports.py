@@ -39,6 +39,17 @@ def test_lax_version_matches_numpy(name: str) -> None:
     p.check(p.lax(*p.lax_args(inputs)), _numpy_result(p, inputs))
 
 
+@pytest.mark.parametrize("check", [True, False])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_port_inside_jaxtensor_jit_matches_numpy(name: str, check: bool) -> None:
+    """What the benchmark's ``jt.jit`` columns run (the port, or the part of it that
+    ``jaxtensor.jit`` traces), with and without checks."""
+    p = PROGRAMS[name]
+    f = jt.jit(p.traced or p.port, static_argnums=p.static or None, check_bounds=check)
+    inputs = p.make_inputs(np.random.default_rng(9), p.sizes["test"])
+    p.check(f(*p.port_args(inputs)), _numpy_result(p, inputs))
+
+
 def _central_differences(theta: np.ndarray, rest: tuple, eps: float = 1e-6) -> np.ndarray:
     out = np.zeros_like(theta)
     for k in range(theta.size):
