@@ -40,21 +40,25 @@ def _basic_index(draw: st.DrawFn) -> tuple:
 basic_indices = st.composite(_basic_index)
 
 
-def _primitives(jaxpr: jax.extend.core.ClosedJaxpr) -> collections.Counter:
-    """The primitives of ``jaxpr`` and of every jaxpr inside it, counted."""
-    names: collections.Counter = collections.Counter()
-    todo = [jaxpr.jaxpr]
+def _jaxprs(closed: jax.extend.core.ClosedJaxpr) -> list:
+    """``closed``'s jaxpr and every jaxpr inside it (loop bodies, nested jits)."""
+    out, todo = [], [closed.jaxpr]
     while todo:
         j = todo.pop()
+        out.append(j)
         for eqn in j.eqns:
-            names[eqn.primitive.name] += 1
             for p in eqn.params.values():
                 for sub in (p if isinstance(p, (list, tuple)) else [p]):
                     if hasattr(sub, "jaxpr"):
                         todo.append(sub.jaxpr if hasattr(sub.jaxpr, "eqns") else sub.jaxpr.jaxpr)
                     elif hasattr(sub, "eqns"):
                         todo.append(sub)
-    return names
+    return out
+
+
+def _primitives(closed: jax.extend.core.ClosedJaxpr) -> collections.Counter:
+    """The primitives of ``closed`` and of every jaxpr inside it, counted."""
+    return collections.Counter(eqn.primitive.name for j in _jaxprs(closed) for eqn in j.eqns)
 
 
 @settings(max_examples=60, deadline=None)
@@ -96,12 +100,10 @@ def test_element_reads_in_a_loop_body_add_no_program_inputs(k):
     names = _primitives(closed)
     assert names["dynamic_slice"] == 1 and names["dynamic_update_slice"] == 1, closed
     assert names["slice"] == 3, closed
-    int_inputs = [v for v in closed.jaxpr.invars + closed.jaxpr.constvars
+    int_inputs = [v for j in _jaxprs(closed) for v in j.constvars
                   if np.dtype(v.aval.dtype).kind in "iu"]
-    inner = [eqn for eqn in closed.jaxpr.eqns if eqn.primitive.name == "jit"]
-    int_consts = [v for eqn in inner for v in eqn.params["jaxpr"].jaxpr.constvars
-                  if np.dtype(v.aval.dtype).kind in "iu"]
-    assert len(int_inputs + int_consts) == 1, closed
+    int_inputs += [v for v in closed.jaxpr.invars if np.dtype(v.aval.dtype).kind in "iu"]
+    assert len(int_inputs) == 1, closed
     want = y_np.copy()
     for _ in range(4):
         want[k] = want[0] * 0.5 + want[1] - want[-1] * 0.25
