@@ -5,8 +5,6 @@ and its value is NumPy's, for every kind of basic index."""
 
 from __future__ import annotations
 
-import collections
-
 import jax
 import numpy as np
 import pytest
@@ -14,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from jaxprs import jaxprs as _jaxprs
+from jaxprs import primitives as _primitives
 
 SHAPE = (5, 6, 4)
 
@@ -38,27 +38,6 @@ def _basic_index(draw: st.DrawFn) -> tuple:
 
 
 basic_indices = st.composite(_basic_index)
-
-
-def _jaxprs(closed: jax.extend.core.ClosedJaxpr) -> list:
-    """``closed``'s jaxpr and every jaxpr inside it (loop bodies, nested jits)."""
-    out, todo = [], [closed.jaxpr]
-    while todo:
-        j = todo.pop()
-        out.append(j)
-        for eqn in j.eqns:
-            for p in eqn.params.values():
-                for sub in (p if isinstance(p, (list, tuple)) else [p]):
-                    if hasattr(sub, "jaxpr"):
-                        todo.append(sub.jaxpr if hasattr(sub.jaxpr, "eqns") else sub.jaxpr.jaxpr)
-                    elif hasattr(sub, "eqns"):
-                        todo.append(sub)
-    return out
-
-
-def _primitives(closed: jax.extend.core.ClosedJaxpr) -> collections.Counter:
-    """The primitives of ``closed`` and of every jaxpr inside it, counted."""
-    return collections.Counter(eqn.primitive.name for j in _jaxprs(closed) for eqn in j.eqns)
 
 
 @settings(max_examples=60, deadline=None)

@@ -515,6 +515,8 @@ def _any_tracer(args: tuple) -> bool:
     for a in args:
         if isinstance(a, Tracer):
             return True
+        if type(a) is tuple and _any_tracer(a):  # (a view's traced offsets, ``View.dyn``)
+            return True
     return False
 
 

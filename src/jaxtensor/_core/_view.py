@@ -152,10 +152,10 @@ class AxisStep(NamedTuple):
             if ok is not None:
                 v = jnp.where(ok, v, w)
         elif ok is not None:
-            v = jnp.where(ok, v, t if whole else lax.dynamic_slice(t, lows, lens))
+            v = jnp.where(ok, v, t if whole else _slice_at(t, lows, lens))
         if whole:
             return v
-        return lax.dynamic_update_slice(t, v, lows)
+        return _update_at(t, v, lows)
 
 
 def _split(t: Any, lows: list[Any], strides: list[int], sizes: tuple[int, ...]
@@ -172,7 +172,11 @@ def _split(t: Any, lows: list[Any], strides: list[int], sizes: tuple[int, ...]
             vshape.append(m)
         else:
             shape += [n // k, k]
-            idx += [lo // k, lo % k]
+            if type(lo) is int:
+                idx += [lo // k, lo % k]
+            else:  # (a traced offset, never negative: no floor fix-up)
+                lo = lax.convert_element_type(lo, _IDX_NP)
+                idx += [lax.div(lo, _IDX_NP(k)), lax.rem(lo, _IDX_NP(k))]
             vshape += [m, 1]
     return shape, idx, vshape
 
@@ -180,7 +184,7 @@ def _split(t: Any, lows: list[Any], strides: list[int], sizes: tuple[int, ...]
 def _take_reshaped(t: Any, lows: list[Any], strides: list[int], sizes: tuple[int, ...]) -> Any:
     """The strided elements of ``t`` (see :func:`_put_reshaped`), shaped ``sizes``."""
     shape, idx, vshape = _split(t, lows, strides, sizes)
-    return lax.dynamic_slice(t.reshape(shape), idx, vshape).reshape(sizes)
+    return _slice_at(t.reshape(shape), idx, vshape).reshape(sizes)
 
 
 def _put_reshaped(t: Any, v: Any, lows: list[Any], strides: list[int]) -> Any:
@@ -190,7 +194,7 @@ def _put_reshaped(t: Any, v: Any, lows: list[Any], strides: list[int]) -> Any:
     ``low % k`` from row ``low // k``, one dynamic-update-slice, so a donated buffer is
     updated in place."""
     shape, idx, vshape = _split(t, lows, strides, v.shape)
-    return lax.dynamic_update_slice(t.reshape(shape), v.reshape(vshape), idx).reshape(t.shape)
+    return _update_at(t.reshape(shape), v.reshape(vshape), idx).reshape(t.shape)
 
 
 def _put_strided(w: Any, v: Any, strides: list[int], a: int) -> Any:
@@ -248,7 +252,18 @@ def _region(t: Any, lows: list[Any], lens: list[int], whole: bool) -> Any:
         return t
     if all(type(v) is int for v in lows):
         return lax.slice(t, lows, [lo + n for lo, n in zip(lows, lens)])
-    return lax.dynamic_slice(t, lows, lens)
+    return _slice_at(t, lows, lens)
+
+
+# A view's offsets are never negative (an index is wrapped when the view is made), so the
+# dynamic slices take them as they are: JAX's own wrap of a negative start would add a
+# comparison, an addition and a select per axis to every traced read and write.
+def _slice_at(t: Any, lows: list[Any], lens: list[int]) -> Any:
+    return lax.dynamic_slice(t, lows, lens, allow_negative_indices=False)
+
+
+def _update_at(t: Any, v: Any, lows: list[Any]) -> Any:
+    return lax.dynamic_update_slice(t, v, lows, allow_negative_indices=False)
 
 
 def _n_dyn(step: Step) -> int:
@@ -293,7 +308,7 @@ class View:
         try:
             d = np.array(self.starts, dtype=_IDX_NP)
         except Exception:  # noqa: BLE001 - a traced start (an index inside jit)
-            return jnp.stack([jnp.asarray(v, _IDX_NP) for v in self.starts])
+            return traced_offsets(self.starts)
         self.dyn_cache = d
         return d
 
@@ -345,9 +360,17 @@ def read(view: View, base: Any) -> Any:
         return chain_forward(view.steps, view.comp, base,
                              s if all(type(v) is int for v in s) else view.dyn())
     dyn = view.dyn()
-    if isinstance(dyn, Tracer):
+    if type(dyn) is tuple or isinstance(dyn, Tracer):
         return chain_forward(view.steps, view.comp, base, dyn)
     return view.reader()(base, dyn)
+
+
+def traced_offsets(starts: Any) -> tuple[Any, ...]:
+    """Start offsets of which some are traced, as kernels take them inside a trace: one
+    index-dtype scalar per axis, not stacked (the reads and writes take them one by one, and
+    a stacked vector costs a concatenation and a slice per axis)."""
+    return tuple(lax.convert_element_type(v, _IDX_NP) if isinstance(v, Tracer) else _IDX_NP(v)
+                 for v in starts)
 
 
 #: view structure (``View.key``) -> its memo (:meth:`View.memo`)
@@ -369,8 +392,8 @@ def _opaque(dyn: Any) -> Any:
     indices becomes a loop over the whole buffer on XLA:CPU (docs/measurements.md, section
     "Start offsets behind an optimization barrier"), at runtime indices an in-place update of
     the region."""
-    if isinstance(dyn, Tracer) or not len(dyn):
-        return dyn
+    if type(dyn) is tuple or isinstance(dyn, Tracer) or not len(dyn):
+        return dyn  # (traced offsets: ``View.dyn``'s tuple)
     return lax.optimization_barrier(jnp.asarray(dyn))
 
 

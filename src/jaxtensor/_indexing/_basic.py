@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 import jax
-import jax.numpy as jnp
+from jax import lax
 
 from .._core import View, _cache, _kernels, _view
 from .._core import current as _current_jit
@@ -129,8 +129,8 @@ class Template:
                 if wrapped is ints:
                     wrapped = list(ints)
                 # (in the index dtype: an int8 index of an axis of 200 would wrap)
-                i = jnp.asarray(i, _view._IDX_NP)
-                wrapped[j] = jnp.where(i < 0, i + n, i)
+                i = lax.convert_element_type(i, _IDX_NP)
+                wrapped[j] = lax.select(lax.lt(i, _IDX_NP(0)), lax.add(i, _IDX_NP(n)), i)
             elif i < 0:
                 if i < -n:
                     raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
@@ -141,9 +141,15 @@ class Template:
                 raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
         out = list(self.const)
         for p in range(len(old)):
-            out[p] += old[p]
+            o = old[p]
+            out[p] = out[p] + o if type(o) is int else _plus(out[p], o)
         for pos, j, c in self.int_terms:
-            out[pos] += wrapped[j] * c
+            i = wrapped[j]
+            o = out[pos]
+            if type(i) is int and type(o) is int:
+                out[pos] = o + i * c
+            else:
+                out[pos] = _plus(o, i * c if type(i) is int else _times(i, c))
         return out
 
     def view(self, starts: list[int], origin: tuple | None = None) -> View:
@@ -152,6 +158,26 @@ class Template:
             self.steps, tuple(starts), self.comp, self.shape, self.key, self.view_fast, None,
             origin)
         return v
+
+
+def _plus(a: Any, b: Any) -> Any:
+    """``a + b`` of two start offsets (ints, or traced where an index is): a traced sum in
+    the index dtype, made by ``lax`` (``jax.numpy``'s ``+`` traces a function of its own at
+    every call), and none where one of them is the int 0."""
+    if type(a) is int:
+        if type(b) is int:
+            return a + b
+        if a == 0:
+            return lax.convert_element_type(b, _IDX_NP)
+    elif type(b) is int and b == 0:
+        return lax.convert_element_type(a, _IDX_NP)
+    return lax.add(lax.convert_element_type(a, _IDX_NP), lax.convert_element_type(b, _IDX_NP))
+
+
+def _times(i: Any, c: int) -> Any:
+    """``i * c`` for a traced index ``i`` and an int coefficient, in the index dtype."""
+    i = lax.convert_element_type(i, _IDX_NP)
+    return i if c == 1 else lax.mul(i, _IDX_NP(c))
 
 
 def _window_check(i: Any, size: int, n: int, axis: int) -> None:

@@ -19,7 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Deferred, Tensor, _kernels, element, starts_array
+from .._core import Deferred, Tensor, _kernels, _view, element, starts_array
 from .._core import current as _current_jit
 from . import _advanced, _basic, _masks, _plan, _values
 from ._plan import INT, MaskCode, NonConcreteBooleanIndexError
@@ -261,7 +261,7 @@ def _same(a: list, b: list) -> bool:
 
 def _starts_array(starts: list[Any]) -> Any:
     if any(isinstance(s, Tracer) for s in starts):
-        return jnp.stack([jnp.asarray(s, _IDX_NP) for s in starts])
+        return _view.traced_offsets(starts)
     return np.array(starts, dtype=_IDX_NP)
 
 
