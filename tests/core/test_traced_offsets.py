@@ -158,3 +158,42 @@ def test_out_of_range_under_plain_jax_jit_is_clamped_as_jax_numpy(n):
             w[i, 2] = -1.0
             np.testing.assert_array_equal(np.asarray(got[1]), w)
         np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]), err_msg=str(i))
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("o2", [-8, -7, -5, -4, -3, 1, 3, 4])
+def test_a_failed_check_in_a_branch_writes_nothing_wherever_the_index_points(o2, compiled):
+    """Both branches of a ``cond`` in a loop write the Tensor, merged into one write at the
+    start of the branch taken; a check failing there (``x[i + o2]`` out of range on either
+    side, past ``-n`` too) leaves every element as the Python loop left it when it raised
+    (and a negative index in range is NumPy's)."""
+    n = 3
+    want = np.zeros(n, np.int64)
+    want_err = None
+    try:
+        for i in range(3):
+            if i < 1:
+                want[i] += 1
+            else:
+                want[i + o2] += 2
+    except IndexError as e:
+        want_err = str(e)
+    x = jt.zeros(n, dtype=jt.int64)
+
+    def run(x):
+        def body(i):
+            def yes():
+                x[i] += 1
+
+            def no():
+                x[i + o2] += 2
+            jt.cond(i < 1, yes, no)
+        jt.fori_loop(0, 3, body)
+
+    got_err = None
+    try:
+        (jt.jit(run) if compiled else run)(x)
+    except IndexError as e:
+        got_err = str(e)
+    assert got_err == want_err
+    np.testing.assert_array_equal(np.asarray(x), want)

@@ -228,7 +228,11 @@ def _merged_write(pred: Any, old: Any, e1: JaxprEqn, w1: list, e2: JaxprEqn,
     dt = jnp.result_type(*s1, *s2)
     starts = [lax.select(pred, jnp.asarray(a).astype(dt), jnp.asarray(b).astype(dt))
               for a, b in zip(s1, s2)]
-    return lax.dynamic_update_slice(old, lax.select(pred, u1, u2), starts), w1[n1:], w2[n2:]
+    # (the starts are the primitive's operands, which it clamps as they are: JAX's wrap of
+    # a negative start would move a write gated off by a failed check elsewhere)
+    new = lax.dynamic_update_slice(old, lax.select(pred, u1, u2), starts,
+                                   allow_negative_indices=False)
+    return new, w1[n1:], w2[n2:]
 
 
 def _scalars_once(consts: list, pred: Any) -> tuple[list, Any]:
