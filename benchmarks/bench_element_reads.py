@@ -15,6 +15,8 @@ donate it. A float32 Tensor of 10**6 elements:
 * ``iadd``: ``x[i] += 1.0``;
 * ``read_then_write``: ``e = x[i]; x[j] = 2.0`` (queued), waited for, ``e`` alive (the write
   computes ``e`` first, a second kernel; the view was never read);
+* ``unpack``: ``a, b, c, d = (x[k] for k in four positions)``, then ``a + b + c + d``,
+  waited (the four values are computed together, by one kernel, at the first use);
 * ``insertion_sort``: an insertion sort of 32 random values (µs per sort; wrong with views).
 
 Run::
@@ -108,6 +110,14 @@ def workloads() -> dict[str, tuple[Callable[[], None], Callable[[], None], int]]
             del el
         return f
 
+    def unpack(e: tuple) -> Callable[[], None]:
+        keys = [(k, *e) for k in pos[:4]]
+
+        def f() -> None:
+            a, b, c, d = (x[k] for k in keys)
+            jax.block_until_ready((a + b + c + d)._value())
+        return f
+
     def insertion_sort(e: tuple) -> Callable[[], None]:
         def f() -> None:
             arr = jt.asarray(vals)
@@ -123,7 +133,8 @@ def workloads() -> dict[str, tuple[Callable[[], None], Callable[[], None], int]]
 
     makers = {"read": (read, 200), "read_use": (read_use, 50), "swap": (swap, 50),
               "temp_swap": (temp_swap, 50), "iadd": (iadd, 50),
-              "read_then_write": (read_then_write, 50), "insertion_sort": (insertion_sort, 1)}
+              "read_then_write": (read_then_write, 50), "unpack": (unpack, 50),
+              "insertion_sort": (insertion_sort, 1)}
     return {k: (*both(m), n) for k, (m, n) in makers.items()}
 
 

@@ -337,6 +337,58 @@ class Storage:
         self.register(st)
         return st
 
+    def _read_deferred(self, p: Deferred) -> Any:
+        """The value of ``p``, this storage's element read, computed together with those of
+        up to :data:`_BATCH` - 1 more reads of the same value through views of the same
+        structure not computed yet, where its ``read`` can (``read.batch``): the elements of
+        ``a, b, c, d = x`` are computed by one kernel at the first use of any of them, not by
+        four. A sibling busy in another thread is left to it."""
+        batch = getattr(p.read, "batch", None)
+        rs = p.source.readers
+        if batch is None or p.then is not None or not rs or len(rs) < 2 or not p.view.starts:
+            if rs and rs[-1]() is self:  # (the one reader: it leaves the list)
+                rs.pop()
+            return p.read(p.view, p.array)
+        others: list[Storage] = []
+        held: list[threading.RLock] = []
+        key = p.view.key
+        n = len(rs)
+        tail = rs[-_BATCH_SCAN:]
+        live: list[weakref.ref] | None = []  # (the tail's readers not computed yet)
+        try:
+            for r in tail:
+                st = r()
+                if st is None or st is self:
+                    continue
+                d = st._pending
+                if type(d) is not Deferred:
+                    continue
+                live.append(r)
+                if (d.array is not p.array or d.read is not p.read or d.then is not None
+                        or d.view.key != key):
+                    continue
+                lk = st.lock()
+                if not lk.acquire(blocking=False):
+                    continue
+                held.append(lk)
+                if st._pending is d:
+                    others.append(st)
+                    if len(others) == _BATCH - 1:
+                        live = None  # (the tail not seen to its end)
+                        break
+            if not others:
+                return p.read(p.view, p.array)
+            values = batch([p.view, *(st._pending.view for st in others)], p.array)
+            for st, v in zip(others, values[1:]):
+                st._array = v
+                st._pending = None
+            return values[0]
+        finally:
+            for lk in held:
+                lk.release()
+            if live is not None and len(live) < len(tail) and len(rs) == n:
+                rs[n - len(tail):] = live  # (the rest, computed or gone, leave the list)
+
     def register(self, st: Storage) -> None:
         """List ``st`` (an element read not computed yet) among this storage's readers."""
         ref = weakref.ref(st)
@@ -411,10 +463,10 @@ class Storage:
         p = self._pending
         if type(p) is Deferred:
             if type(trace_state.value) is EvalTrace:
-                v = p.read(p.view, p.array)
+                v = self._read_deferred(p)
             else:  # (first read inside a trace: computed eagerly, as queued writes are)
                 with eval_context():
-                    v = p.read(p.view, p.array)
+                    v = self._read_deferred(p)
             self._array = v
             self._pending = None
             del v
@@ -471,6 +523,11 @@ class Storage:
 
 
 _new = object.__new__
+
+#: element reads computed by one kernel at most (:meth:`Storage._read_deferred`), and the
+#: latest readers of a storage searched for them
+_BATCH = 8
+_BATCH_SCAN = 16
 
 
 def _deferred(r: weakref.ref) -> Deferred | None:

@@ -18,6 +18,7 @@ Tensor(shape=[2, 3], dtype=float64, device=cpu,
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import jax
@@ -508,6 +509,29 @@ def _read_element(view: _view.View, base: Any) -> Any:
     if view.dyn_cache is None:
         view.dyn_cache = starts_array(view.starts)
     return _view.read(view, base)
+
+
+def _read_elements(views: list[_view.View], base: Any) -> tuple[Any, ...]:
+    """The values of element reads of ``base`` through views of one structure, by one
+    compiled kernel (``Storage._read_deferred``), their number padded to 2, 4 or 8 (a kernel
+    per size and structure); the offsets of all of them are one kept device array."""
+    k = len(views)
+    size = 2 if k <= 2 else 4 if k <= 4 else 8
+    first = views[0]
+    starts = tuple(s for v in views for s in v.starts) + first.starts * (size - k)
+    fn = first.memo().get_or_make(
+        ("elements", size),
+        lambda: jax.jit(partial(_elements, first.steps, first.comp, len(first.starts), size)))
+    return fn(base, starts_array(starts))
+
+
+def _elements(steps: tuple, comp: str | None, nd: int, size: int, base: Any, dyn: Any
+              ) -> tuple[Any, ...]:
+    return tuple(_view.chain_forward(steps, comp, base, dyn[j * nd:(j + 1) * nd])
+                 for j in range(size))
+
+
+_read_element.batch = _read_elements  # type: ignore[attr-defined]
 
 
 def over(st: Storage) -> Tensor:
