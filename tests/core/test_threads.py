@@ -474,3 +474,29 @@ def test_a_first_jit_call_never_stalls_work_on_other_tensors(closed_over: bool) 
     run_threads(first_call, other)
     assert seen and seen[0], "the other thread waited for the trace"
     assert x.tolist() == [1.0, 0.0, 0.0] and (not closed_over or z.tolist()[1] == 2.0)
+
+
+def test_element_reads_computed_together_across_threads():
+    """Threads unpack elements of one Tensor (``a, b, c, d = x``, computed together at the
+    first use, possibly with another thread's reads of the same value) while another writes
+    it whole: every element read is a value the Tensor had at that position, never torn."""
+    x = jt.asarray(np.zeros(4))  # (every write makes row k: k * 10 + position)
+    seen: list[list[float]] = [[] for _ in range(N_THREADS - 1)]
+
+    def writer() -> None:
+        for k in range(1, ROUNDS):
+            x[...] = jt.asarray(np.arange(4.0) + 10 * k)
+
+    def reader(out: list[float]) -> Callable[[], None]:
+        def body() -> None:
+            for _ in range(ROUNDS):
+                a, b, c, d = x
+                for pos, v in ((3, d), (1, b), (0, a), (2, c)):
+                    out.append((pos, float(v)))
+        return body
+
+    run_threads(writer, *(reader(s) for s in seen))
+    for out in seen:
+        for pos, v in out:
+            assert v == 0.0 or (v - pos) % 10 == 0, (pos, v)
+        assert len(out) == 4 * ROUNDS
