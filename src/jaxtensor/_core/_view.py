@@ -293,7 +293,8 @@ class View:
         return f"View(steps={self.steps}, starts={self.starts}, comp={self.comp})"
 
     def dyn(self) -> Any:
-        """The start offsets as one integer array (a kernel argument).
+        """The start offsets as one integer array (a kernel argument); where some are traced,
+        one scalar each (:func:`traced_offsets`).
 
         Host array on first use; from the second use on, a device copy kept on the view (JAX
         would otherwise convert the host array on every kernel call).
