@@ -168,7 +168,7 @@ def test_a_failed_check_in_a_branch_writes_nothing_wherever_the_index_points(o2,
     side, past ``-n`` too) leaves every element as the Python loop left it when it raised
     (and a negative index in range is NumPy's)."""
     n = 3
-    want = np.zeros(n, np.int64)
+    want = np.zeros(n, np.int32)
     want_err = None
     try:
         for i in range(3):
@@ -178,7 +178,7 @@ def test_a_failed_check_in_a_branch_writes_nothing_wherever_the_index_points(o2,
                 want[i + o2] += 2
     except IndexError as e:
         want_err = str(e)
-    x = jt.zeros(n, dtype=jt.int64)
+    x = jt.zeros(n, dtype=jt.int32)
 
     def run(x):
         def body(i):
