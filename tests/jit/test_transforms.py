@@ -336,6 +336,27 @@ def test_closed_over_tensor_under_plain_jax_jit_raises():
         jax.grad(lambda v: state.__setitem__(0, v) or v)(1.0)
 
 
+@pytest.mark.parametrize("write", ["set", "iadd", "view"])
+def test_closed_over_tensor_written_at_a_traced_index_under_plain_jax_jit_raises(write):
+    """The write's offsets are traced (one scalar each) though the value written is not:
+    it fails as a traced value does, and the Tensor is left as it was (not mid-write)."""
+    state = jt.zeros((3, 4))
+
+    @jax.jit
+    def f(i):
+        if write == "set":
+            state[i, 1] = 7.0
+        elif write == "iadd":
+            state[i, 1] += 7.0
+        else:
+            state[i][1:3] = 7.0
+        return i
+
+    with pytest.raises(jt.TracerLeakError):
+        f(1)
+    assert np.asarray(state).tolist() == [[0.0] * 4] * 3
+
+
 def test_write_to_closed_over_tensor_in_a_loop_body_raises():
     state = jt.zeros(3)
 
