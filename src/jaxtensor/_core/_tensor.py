@@ -513,15 +513,17 @@ def _read_element(view: _view.View, base: Any) -> Any:
 
 def _read_elements(views: list[_view.View], base: Any) -> tuple[Any, ...]:
     """The values of element reads of ``base`` through views of one structure, by one
-    compiled kernel (``Storage._read_deferred``), their number padded to 2, 4 or 8 (a kernel
-    per size and structure); the offsets of all of them are one kept device array."""
+    compiled kernel (``Storage._read_deferred``), their number padded to a power of two (a
+    kernel per size and structure); the offsets of all of them are one kept device array."""
     k = len(views)
-    size = 2 if k <= 2 else 4 if k <= 4 else 8
+    size = 1 << (k - 1).bit_length()
     first = views[0]
     starts = tuple(s for v in views for s in v.starts) + first.starts * (size - k)
-    fn = first.memo().get_or_make(
-        ("elements", size),
-        lambda: jax.jit(partial(_elements, first.steps, first.comp, len(first.starts), size)))
+    memo = first.memo()
+    fn = memo.get(("elements", size))
+    if fn is None:
+        fn = memo.get_or_make(("elements", size), lambda: jax.jit(
+            partial(_elements, first.steps, first.comp, len(first.starts), size)))
     return fn(base, starts_array(starts))
 
 
