@@ -12,36 +12,23 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import jaxtensor as jt
+from indexing_strategies import indices
 from jaxprs import primitives as _primitives
 
 SHAPE = (5, 6, 4)
 
 
-def _index_with_ints(draw: st.DrawFn) -> tuple[tuple, list[int]]:
-    """A basic index of ``SHAPE`` with at least one int (either sign): per axis an int, a
-    slice (any step) or a new axis. Returns the index and the positions of its ints."""
-    while True:
-        out: list = []
-        ints: list[int] = []
-        for n in SHAPE[: draw(st.integers(1, 3))]:
-            kind = draw(st.sampled_from(["int", "int", "slice", "newaxis"]))
-            if kind == "int":
-                ints.append(len(out))
-                out.append(draw(st.integers(-n, n - 1)))
-            elif kind == "slice":
-                step = draw(st.sampled_from([None, 1, 2, -1, -2]))
-                out.append(slice(draw(st.none() | st.integers(-n - 1, n + 1)),
-                                 draw(st.none() | st.integers(-n - 1, n + 1)), step))
-            else:
-                out.extend([None, slice(None)])
-        if ints:
-            return tuple(out), ints
+def _with_ints(ix) -> tuple[tuple, list[int]]:
+    """A basic index as a tuple, and the positions of its ints."""
+    idx = ix.np_index if type(ix.np_index) is tuple else (ix.np_index,)
+    return idx, [p for p, v in enumerate(idx) if type(v) is int]
 
 
-indices_with_ints = st.composite(_index_with_ints)
+# a basic index of SHAPE with at least one int (either sign), and the positions of its ints
+indices_with_ints = (indices(SHAPE, basic_only=True).map(_with_ints)
+                     .filter(lambda case: bool(case[1])))
 
 
 def _traced(idx: tuple, ints: list[int], values: tuple) -> tuple:
@@ -56,7 +43,7 @@ def _x() -> np.ndarray:
 
 
 @settings(max_examples=80, deadline=None)
-@given(case=indices_with_ints())
+@given(case=indices_with_ints)
 def test_reads_and_writes_at_traced_ints_match_numpy(case):
     idx, ints = case
     vals = tuple(np.int64(idx[p]) for p in ints)
@@ -101,7 +88,7 @@ def test_reads_and_writes_at_traced_ints_match_numpy(case):
 
 
 @settings(max_examples=40, deadline=None)
-@given(case=indices_with_ints())
+@given(case=indices_with_ints)
 def test_a_traced_read_wraps_each_int_once_and_stacks_nothing(case):
     idx, ints = case
     vals = tuple(np.int64(idx[p]) for p in ints)
