@@ -4,6 +4,7 @@ becomes."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +91,23 @@ class ValueFailure:
 
 
 @dataclass(frozen=True, slots=True)
+class FloatFailure:
+    """A float assigned into an integer Tensor of ``dtype``: NaN, an infinity, or a number
+    whose truncation ``dtype`` does not hold. The value reported is the float's bits (a
+    signed integer of its width)."""
+
+    dtype: str
+    source: str  # the float's dtype
+
+    def error(self, v: int) -> Exception:
+        fdt = np.dtype(self.source)
+        f = float(np.asarray(v, f"int{8 * fdt.itemsize}").view(fdt))
+        if not math.isfinite(f):
+            return value_error(self.dtype, "f", repr(f))
+        return value_error(self.dtype, "i", int(f))
+
+
+@dataclass(frozen=True, slots=True)
 class MatrixFailure:
     """A matrix of a stack of ``shape`` that a ``linalg`` function cannot take."""
 
@@ -101,7 +119,7 @@ class MatrixFailure:
         return LinAlgError(self.text.format(matrix_name(self.arg, np.unravel_index(v, self.shape))))
 
 
-Failure = IndexFailure | WindowFailure | ValueFailure | MatrixFailure
+Failure = IndexFailure | WindowFailure | ValueFailure | FloatFailure | MatrixFailure
 
 
 def value_message(failure: ValueFailure) -> str:

@@ -26,6 +26,7 @@ from .._core import cache
 from .._core._errors import matrix_name
 from ._check_errors import (
     Failure,
+    FloatFailure,
     IndexFailure,
     MatrixFailure,
     ValueFailure,
@@ -132,7 +133,10 @@ class Value(NamedTuple):
     dtype: np.dtype
 
     def folded(self) -> list[tuple[Any, Any, Failure]]:
-        return [(fail, bad, msg) for fail, bad, _, msg in _value_checks(self.v, self.dtype)]
+        v = jnp.asarray(self.v)
+        if jnp.issubdtype(v.dtype, jnp.floating):
+            return [_float_check(v, self.dtype)]
+        return [(fail, bad, msg) for fail, bad, _, msg in _value_checks(v, self.dtype)]
 
     def checkify(self) -> Any:
         for fail, _, raw, msg in _value_checks(self.v, self.dtype):
@@ -212,6 +216,43 @@ def _checkify_matrices(flags: Any, message: str, arg: str) -> Any:
 
 
 _MATRIX_CHECKS = cache("checkify matrix checks", 256)
+
+
+def _float_check(v: Any, dtype: np.dtype) -> tuple[Any, Any, Failure]:
+    """The folded check of the float ``v`` assigned into the integer ``dtype``: one
+    comparison with each end of the floats whose truncation ``dtype`` holds (NaN fails
+    both), reporting the float's bits, from which the host tells NaN and infinity
+    (``ValueError``) from a number out of range (``OverflowError``, naming its truncation
+    exactly, as eager code does)."""
+    fdt = np.dtype(v.dtype)
+    low, high = _float_limits(fdt, np.dtype(dtype))
+    fail = ~(lax.ge(v, np.asarray(low, fdt)) & lax.le(v, np.asarray(high, fdt)))
+    bits = lax.bitcast_convert_type(v, np.dtype(f"int{8 * fdt.itemsize}"))
+    return fail, lax.convert_element_type(bits, _IDX), FloatFailure(str(dtype), fdt.name)
+
+
+@functools.cache
+def _float_limits(fdt: np.dtype, dtype: np.dtype) -> tuple[Any, Any]:
+    """The least and the greatest float of ``fdt`` whose truncation the integer ``dtype``
+    holds (finite ends: floats beyond ``fdt``'s range compare as beyond them)."""
+    info = np.iinfo(dtype)
+    up, down = fdt.type(np.inf), fdt.type(-np.inf)
+
+    def near(n: int) -> Any:  # (a float of fdt next to n, or an infinity)
+        return np.asarray(float(n), fdt)[()]
+
+    with np.errstate(over="ignore"):
+        low = near(info.min - 1)  # the least float > min - 1
+        while float(low) <= info.min - 1:
+            low = np.nextafter(low, up)
+        while float(np.nextafter(low, down)) > info.min - 1:
+            low = np.nextafter(low, down)
+        high = near(info.max + 1)  # the greatest float < max + 1
+        while float(high) >= info.max + 1:
+            high = np.nextafter(high, down)
+        while float(np.nextafter(high, up)) < info.max + 1:
+            high = np.nextafter(high, up)
+    return low, high
 
 
 def _value_checks(v: Any, dtype: np.dtype) -> list[tuple[Any, Any, Any, ValueFailure]]:
