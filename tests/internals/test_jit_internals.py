@@ -56,3 +56,26 @@ def test_check_read_falls_back_where_an_array_has_no_buffer() -> None:
 
     assert nonzero(NoBuffer(2)) and not nonzero(NoBuffer(0))
     assert nonzero(jax.numpy.asarray(5)) and not nonzero(jax.numpy.asarray(0))
+
+
+def test_repeat_calls_with_static_arguments_take_the_guard(monkeypatch) -> None:
+    """A repeat plain call whose static arguments are unchanged (by type and value, a
+    float by its bits) runs the guard of its signature, without describing the call; a
+    changed one (``-0.0`` after ``0.0``, ``True`` after ``1``) is described again."""
+    from jaxtensor._jit._jit import Jitted
+
+    described = []
+    real = Jitted._describe
+
+    def counting(self, args, kwargs):
+        described.append(args[1:])
+        return real(self, args, kwargs)
+
+    monkeypatch.setattr(Jitted, "_describe", counting)
+    f = jt.jit(lambda x, s, n: x * s + n, static_argnums=(1, 2))
+    x = jt.ones(3)
+    calls = [(0.0, 1), (0.0, 1), (0.0, 1), (-0.0, 1), (-0.0, 1), (0.0, True), (0.0, True)]
+    for s, n in calls:
+        f(x, s, n)
+    assert [(str(s), type(n)) for (s, n) in described] == [
+        ("0.0", int), ("-0.0", int), ("0.0", bool)]

@@ -106,7 +106,7 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
     while len(stripped) > len(target) and stripped[0] == 1:
         stripped = stripped[1:]
     ok = len(stripped) <= len(target)
-    if ok:
+    if ok and stripped != target and stripped:
         try:
             ok = np.broadcast_shapes(stripped, target) == target
         except ValueError:

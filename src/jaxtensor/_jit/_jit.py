@@ -201,8 +201,8 @@ class Jitted:
             made[1].compile()  # (kept by jax.jit: the call then runs it without tracing)
             plan.ready = True
             del made
-        if not kwargs and not d.static:
-            self._use_guard(d.leaves, d.desc, d.implicit, donated, n_args, plan)
+        if not kwargs:
+            self._use_guard(d.leaves, d.desc, d.implicit, donated, n_args, plan, d.static)
         inputs = list(d.inputs)
         if d.starts:
             inputs.append(jsp.starts_array(d.starts))
@@ -357,20 +357,31 @@ class Jitted:
         self._guard = None
 
     def _use_guard(self, leaves: list, desc: list, implicit: tuple, donated: tuple,
-                   n_args: int, plan: Plan) -> None:
-        """Make (or find) the guard of a plain call's signature and try it first from now."""
-        if len(leaves) != n_args:
+                   n_args: int, plan: Plan, static: tuple = ()) -> None:
+        """Make (or find) the guard of a plain call's signature and try it first from now
+        (``static``: the call's static arguments, which the guard compares)."""
+        if len(leaves) + len(static) != n_args:
             return
+        fixed = dict(static)
+        for v in fixed.values():
+            if type(v) not in _guard.STATIC:
+                return
         key: list[Any] = []
-        for x, d in zip(leaves, desc):
+        dyn = iter(zip(leaves, desc))
+        n_st = 0
+        for j in range(n_args):
+            if j in fixed:
+                key.append(_guard.Fixed(fixed[j]))
+                continue
+            x, d = next(dyn)
             if d is VALUE and type(x) in _guard.PLAIN:
                 key.append(None)
             elif type(d) is OnStorage and d.view is None and not d.has_base and (
-                    d.storage == sum(e is not None for e in key)):  # (a storage of its own)
+                    d.storage == n_st):  # (a storage of its own)
                 key.append(donated[d.storage])
+                n_st += 1
             else:
                 return
-        n_st = sum(e is not None for e in key)
         if list(implicit) != list(range(n_st, len(donated))):
             return  # (a closed-over storage is also an argument's)
         key += donated[n_st:]

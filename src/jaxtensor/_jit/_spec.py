@@ -33,6 +33,7 @@ class Spec(NamedTuple):
     treedef: Any  # the pytree structure of the dynamic arguments
     leaves: tuple  # per leaf of the dynamic arguments: VALUE, Same, Static or OnStorage
     static: tuple  # the static arguments, ((position or name, value), ...)
+    static_key: tuple  # ... told apart where ``==`` would confuse them (:func:`strict`)
     n_args: int  # the number of positional arguments given
     n_storages: int  # the storages passed: the arguments' (in leaf order), then closed-over
     n_starts: int  # the start offsets of the view arguments (passed as one array)
@@ -110,9 +111,26 @@ class Desc(NamedTuple):
 
     def spec(self, n_args: int, donated: tuple) -> Spec:
         """The call's :class:`Spec` (``donated``: whether each storage's buffer is)."""
-        return _new_spec((self.treedef, tuple(self.desc), self.static, n_args,
+        return _new_spec((self.treedef, tuple(self.desc), self.static,
+                          strict(self.static) if self.static else (), n_args,
                           len(self.storages), len(self.starts), self.implicit, donated,
                           self.check))
+
+
+def strict(v: Any) -> Hashable:
+    """A key of the static value ``v`` that tells apart what ``==`` confuses and a trace
+    may not: a bool from an int, ``-0.0`` from ``0.0`` (a float by its bits; NaN equals
+    itself), NumPy scalars by type and bytes, the same inside tuples."""
+    t = type(v)
+    if t is float:
+        return t, v.hex()
+    if t is complex:
+        return t, v.real.hex(), v.imag.hex()
+    if t is tuple or t is StaticSlice:
+        return t, tuple([strict(x) for x in v])
+    if isinstance(v, np.generic):
+        return t, v.tobytes()
+    return t, v
 
 
 def hashable(v: Any) -> bool:

@@ -38,6 +38,8 @@ from ._modes import CheckMode, behaviour, no_error_p
 
 Tracer = jax.core.Tracer
 _MISSING = object()
+#: the ``fails`` of a check's place in ``Trace.items`` where a loop carries the check
+_NEVER = np.bool_(False)
 # A gated write of a Tensor of at most this many elements with a kernel that has no gated
 # form selects the whole new value: cheaper than entering an XLA:CPU conditional.
 _SELECTED = 256
@@ -238,7 +240,7 @@ class Trace(JitTrace):
             self.missed = True
             return
         lp = self.loop
-        self.items.append((np.bool_(False), np.asarray(0, _IDX), None))
+        self.items.append((_NEVER, np.asarray(0, _IDX), None))
         self.msgs.append(msg)
         lp.items.append((fail, v, len(self.msgs) if code is None else code))
         lp.ok = ~fail if lp.ok is None else lp.ok & ~fail
@@ -251,6 +253,8 @@ class Trace(JitTrace):
         code = bad = lax.full((), 0, _IDX)
         for j in range(len(self.items) - 1, -1, -1):  # the first failing check wins
             fail, v, c = self.items[j]
+            if fail is _NEVER:  # (the place of a check a loop carries)
+                continue
             code = lax.select(fail, lax.full((), j + 1, _IDX) if c is None else c, code)
             bad = lax.select(fail, v, bad)
         return jnp.stack([code, bad])
