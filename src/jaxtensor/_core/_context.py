@@ -42,6 +42,12 @@ class JitTrace:
         """Record ``fn(value, *args)`` (a write kernel) as the value of ``storage``."""
         self.write(storage, fn(self.read(storage), *args))
 
+    def checks_later(self) -> bool:
+        """Whether the trace checks indices when its program runs (checks on): a constant
+        index out of range is then checked there like a traced one, so code that never
+        runs raises nothing and the writes made before it are kept, as eagerly."""
+        return False
+
     def check_index(self, index: Any, size: int, axis: int, fname: str | None = None) -> None:
         """Check a traced index value (or array of values) against an axis of ``size``
         (``fname``: the function whose message names the axis a dimension, as eagerly)."""
@@ -62,6 +68,13 @@ class JitTrace:
 
 #: The trace of the ``jaxtensor.jit`` call running in this thread/task, if any.
 current: ContextVar[JitTrace | None] = ContextVar("jaxtensor_jit_trace", default=None)
+
+
+def checks_later() -> bool:
+    """Whether the running ``jaxtensor.jit`` trace, if any, checks indices when its
+    program runs (:meth:`JitTrace.checks_later`)."""
+    jt = current.get()
+    return jt is not None and jt.checks_later()
 
 
 def check_traced(i: Any, n: int, axis: int, fname: str | None = None) -> None:

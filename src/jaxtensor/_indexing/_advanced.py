@@ -26,9 +26,10 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from .._core import IDX as _IDX
-from .._core import _cache, _kernels, check_traced
+from .._core import _cache, _kernels, check_traced, checks_later
 from . import _plan
 from ._plan import Int, IntArray, NewAxis, Plan, PyBool, Slice
 
@@ -141,10 +142,12 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
         elif t is Int:
             i = next(it)
             n = item.size
+            if not isinstance(i, Tracer) and not -n <= i < n:
+                if not checks_later():
+                    raise bounds_error(i, item.axis, n)
+                i = lax.convert_element_type(i, _IDX)  # (checked when the program runs)
             if isinstance(i, Tracer):
                 check_traced(i, n, item.axis)
-            elif not -n <= i < n:
-                raise bounds_error(i, item.axis, n)
             struct.append(_new_array((item.axis + shift,)))
             dyn.append(i)
             resolved.append(item)
@@ -226,7 +229,13 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
                 if type(a) is _ArrayImpl:
                     f = facts[pos] = _facts[id(a)] = [weakref.ref(a), lo, hi, None]
             if lo < -n or hi >= n:
-                raise bounds_error(hi if hi >= n else lo, axis, n)
+                if not checks_later():
+                    raise bounds_error(hi if hi >= n else lo, axis, n)
+                # (checked when the program runs, as a traced index array)
+                a = dyn[pos] = lax.convert_element_type(a, a.dtype)
+                host.pop(pos, None)
+                facts.pop(pos, None)
+                check_traced(a, n, axis)
     return Advanced(tuple(struct), dyn, in_shape, out, host=host, facts=facts)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import jax
 from jax import lax
 
-from .._core import View, _cache, _kernels, _view
+from .._core import View, _cache, _kernels, _view, checks_later
 from .._core import current as _current_jit
 from . import _plan
 from ._plan import Int, NewAxis, Plan, Slice, Window
@@ -120,8 +120,15 @@ class Template:
             i = ints[j]
             n = chk.size
             if chk.window is not None:  # a ds() window's start: not wrapped
+                if type(i) is int and not 0 <= i <= n - chk.window and checks_later():
+                    i = lax.convert_element_type(i, _IDX_NP)  # (checked when it runs)
+                    if wrapped is ints:
+                        wrapped = list(ints)
+                    wrapped[j] = i
                 _window_check(i, chk.window, n, chk.axis)
                 continue
+            if type(i) is int and not -n <= i < n and checks_later():
+                i = lax.convert_element_type(i, _IDX_NP)  # (checked when it runs)
             if type(i) is not int:  # traced (inside jit): checked by the trace, wrapped here
                 jt = _current_jit.get()
                 if jt is not None:

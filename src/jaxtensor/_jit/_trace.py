@@ -192,6 +192,12 @@ class Trace(JitTrace):
         return self.values.get(st, v) is not v
 
     # -- bounds checks: each method says what is checked, the mode how (``_modes.py``) ------
+    def checks_later(self) -> bool:
+        c = self.checks
+        if c.inherited:
+            return self.parent is not None and self.parent.checks_later()
+        return c.folded or c.checkify
+
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         self.checks.check(self, ck.index((i, n, axis, fname)))
 
@@ -314,6 +320,9 @@ class CheckedTrace(JitTrace):
     def _ok_so_far(self) -> None:
         """Writes are not gated here (the batched function's writes are its own)."""
         return None
+
+    def checks_later(self) -> bool:
+        return True
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         ck.index((i, n, axis, fname)).checkify()
