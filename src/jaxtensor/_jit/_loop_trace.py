@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import Tensor, current_trace
+from .._core import Tensor, WeakTensor, current_trace
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
 from . import _branches, _ranges
@@ -256,7 +256,12 @@ def _met_apart(build: Callable[[_Carry], tuple[Any, list]], carry: _Carry) -> li
 
 
 def _to_arrays(tree: Any) -> tuple[list, Any, list[bool]]:
+    """A carry's leaves as arrays, and whether each is a Tensor. A Python number passed
+    to the eager loop (a ``WeakTensor`` in its program) is the weakly typed number, as
+    when the loop is traced inside ``jaxtensor.jit``: ``c + x8[i]`` from ``0`` stays
+    ``int8``, as JAX's and NumPy's loops do."""
     leaves, treedef = jax.tree_util.tree_flatten(tree, is_leaf=lambda v: isinstance(v, Tensor))
+    leaves = [v.number() if type(v) is WeakTensor else v for v in leaves]
     is_t = [isinstance(v, Tensor) for v in leaves]
     arrays = [v._value() if k else v for v, k in zip(leaves, is_t)]
     return arrays, treedef, is_t
