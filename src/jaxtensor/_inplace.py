@@ -180,7 +180,9 @@ def _first(x: Tensor, other: Any, fn: Callable, fname: str, name: str) -> Tensor
     if t is Tensor or t is int or t is float:
         okey = other.dtype if t is Tensor else t
         entry = _by_signature.get((fname, dt, okey))
-        if entry is not None:
+        if entry is not None and (t is not int or entry[1] is None
+                                  or entry[1] <= other <= entry[2]):
+            # (an int beyond the kernel's argument range is a constant: below)
             kernel, lo, hi, sdt = entry
             if t is Tensor:
                 lo = hi = sdt = None

@@ -176,6 +176,38 @@ def test_out_of_range_int_scalar_refused() -> None:
     np.testing.assert_array_equal(np.asarray(t), np.arange(1, 5, dtype=np.uint8))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["+", "-", "*", "/"]), st.sampled_from(sorted(VIEWS)),
+       st.sampled_from(["float32", "float64", "complex128", "int64", "uint64", "int8"]),
+       st.sampled_from([2**63, 2**64 - 1, 2**70, -2**63 - 1, -2**70, 3]),
+       st.booleans())
+def test_python_ints_beyond_int64_as_numpy(sym: str, view: str, dtype: str, v: int,
+                                           warm: bool) -> None:
+    """A Python int beyond int64 (whose kernel argument would overflow) is the number of the
+    Tensor's kind, as NumPy takes it (``x += 2**70`` into floats), on the first call of a
+    signature and after a fast-path kernel of it was made (``warm``); into an integer
+    Tensor it raises NumPy's ``OverflowError`` and changes nothing."""
+    if sym == "/" and dtype[0] in "iu":  # (refused whatever the operand: same_kind)
+        sym = "*"
+    a = (np.arange(48).reshape(6, 8) % 7).astype(dtype)
+    t = jt.asarray(a)
+    if warm:
+        IOPS[sym](VIEWS[view](t), 1)
+        IOPS[sym](VIEWS[view](a), 1)
+    try:
+        with np.errstate(all="ignore"):
+            IOPS[sym](VIEWS[view](a), v)
+        want: object = None
+    except (OverflowError, TypeError, ValueError) as e:
+        want = type(e)
+    if want is None:
+        IOPS[sym](VIEWS[view](t), v)
+    else:
+        with pytest.raises(want):
+            IOPS[sym](VIEWS[view](t), v)
+    np.testing.assert_allclose(np.asarray(t), a, rtol=1e-6)
+
+
 @pytest.mark.parametrize("sym", ["+", "*", "/", "-"])
 @pytest.mark.parametrize("view", ["base", "row slice", "transposed", "strided (divisible)"])
 def test_under_jit_as_eager(sym: str, view: str) -> None:
