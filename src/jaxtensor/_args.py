@@ -17,6 +17,10 @@ Tracer = jax.core.Tracer
 
 _SCALARS = (bool, int, float, complex)
 
+#: an axis out of range: NumPy's class, both an ``IndexError`` (the standard's) and a
+#: ``ValueError`` (what ported NumPy code catches)
+AxisError = np.exceptions.AxisError
+
 
 def value(x: Any, name: str = "x", fname: str | None = None) -> Any:
     """The ``jax.Array`` (or tracer) behind an array argument: a Tensor's value, a JAX array
@@ -71,13 +75,14 @@ def integer(k: Any, name: str) -> int:
 
 def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     """``axis`` as a non-negative int below ``ndim``: ``TypeError`` when it is no integer,
-    ``IndexError`` when it is out of range."""
+    ``AxisError`` (NumPy's: an ``IndexError`` and a ``ValueError``) when it is out of
+    range."""
     try:
         a = operator.index(axis)
     except TypeError:
         raise TypeError(f"{name} must be an integer, got {type(axis).__name__}") from None
     if not -ndim <= a < ndim:
-        raise IndexError(f"{name} {a} is out of bounds for a Tensor of dimension {ndim}")
+        raise AxisError(f"{name} {a} is out of bounds for a Tensor of dimension {ndim}")
     return a % ndim
 
 

@@ -68,14 +68,15 @@ _ArrayImpl = type(jnp.zeros(()))
 
 # -- argument checking (shared with _indexing_functions) -----------------------------------
 def check_dim(dim: Any, ndim: int, fname: str, name: str = "dim") -> int:
-    """``dim`` as a non-negative int; ``IndexError`` when it is out of range."""
+    """``dim`` as a non-negative int; ``AxisError`` (an ``IndexError``) when it is out of
+    range."""
     try:
         d = operator.index(dim)
     except TypeError:
         raise TypeError(f"{fname}(): {name} must be an integer, got {type(dim).__name__}") from None
     n = max(ndim, 1)
     if not -n <= d < n:
-        raise IndexError(
+        raise _args.AxisError(
             f"{fname}(): {name} {d} is out of range for a Tensor of dimension {ndim} "
             f"(expected {name} in [{-n}, {n - 1}])"
         )

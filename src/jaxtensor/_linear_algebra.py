@@ -112,10 +112,10 @@ def vecdot(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
     if ax >= 0:
         nd = max(a.ndim, b.ndim)
         if ax >= nd:
-            raise IndexError(f"vecdot(): axis {ax} is out of bounds")
+            raise _args.AxisError(f"vecdot(): axis {ax} is out of bounds")
         ax = ax - nd
     if not -n <= ax <= -1:
-        raise IndexError(
+        raise _args.AxisError(
             f"vecdot(): axis {axis} is out of bounds for Tensors of rank {a.ndim} and {b.ndim}"
         )
     if a.shape[ax] != b.shape[ax]:

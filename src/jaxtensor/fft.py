@@ -83,7 +83,7 @@ def _index(k: Any, fname: str, name: str) -> int:
 def _axis(a: Any, ndim: int, fname: str, name: str) -> int:
     a = _index(a, fname, name)
     if ndim == 0:
-        raise IndexError(f"fft.{fname}(): {name} {a} is out of bounds for a Tensor of "
+        raise _args.AxisError(f"fft.{fname}(): {name} {a} is out of bounds for a Tensor of "
                          "dimension 0 (x needs at least one dimension)")
     return _args.normalize_axis(a, ndim, f"fft.{fname}(): {name}")
 

@@ -176,7 +176,7 @@ def cross(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
             )
         ax -= nd
     if not -n <= ax <= -1:
-        raise IndexError(f"linalg.cross(): axis {axis} is out of bounds")
+        raise _args.AxisError(f"linalg.cross(): axis {axis} is out of bounds")
     if a.shape[ax] != 3 or b.shape[ax] != 3:
         raise ValueError(
             f"linalg.cross(): the axis must have size 3, got {a.shape[ax]} and {b.shape[ax]}"
