@@ -20,10 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from jaxtensor._core._config import X64
 
 pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
 
-DTYPES = ["int8", "uint8", "int16", "int32", "float16", "float32", "float64"]
+DTYPES = ["int8", "uint8", "int16", "int32", "float16", "float32"] + (["float64"] if X64 else [])
+#: NumPy's 64-bit results in 32-bit mode (no 64-bit dtypes: its widest)
+NARROW = {np.dtype("float64"): np.float32, np.dtype("int64"): np.int32}
 
 
 def np_sum(x: np.ndarray, init: Any) -> Any:
@@ -57,6 +60,8 @@ def test_a_number_carry_takes_the_dtype_numpy_gives(dtype: str, init: Any, form:
         info = np.iinfo(dtype)
         x = rng.integers(max(info.min, -200), min(info.max, 200), 5, endpoint=True).astype(dtype)
     want = np.asarray(np_sum(x, init))
+    if not X64 and want.dtype in NARROW:
+        want = want.astype(NARROW[want.dtype])
     for got in (form(jt.asarray(x), init), jt.jit(form)(jt.asarray(x), init)):
         got = np.asarray(got)
         assert got.dtype == want.dtype, (got.dtype, want.dtype)

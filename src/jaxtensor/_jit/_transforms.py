@@ -17,6 +17,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 from jax.experimental import checkify
 
 from .._core import Tensor, current_trace
@@ -343,14 +344,65 @@ def vmap(
                  axis_size=axis_size, spmd_axis_name=spmd_axis_name)
 
     checked = checkify.checkify(f, errors=checkify.user_checks)
+    one_by_one = checkify.checkify(_members(fun, in_axes, out_axes), errors=checkify.user_checks)
 
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not _top_level():
             return _wrap(f(*args, **kwargs))
         with _Checking(behaviour(CheckMode.CHECKIFY), closed=False) as c:
-            err, out = checked(*args, **kwargs)
+            try:
+                err, out = checked(*args, **kwargs)
+            except ValueError as e:
+                # checkify takes no batched while loop (one whose condition the batch
+                # decides, a fori_loop's batched bound): the members one after another,
+                # checked as eager code checks them (``lax.map``)
+                if "batched while-loops" not in str(e) or axis_name is not None or kwargs:
+                    raise
+                err, out = one_by_one(*args)
         c.finish(err)
         return _wrap(out)
 
     return wrapped
+
+
+def _members(fun: Callable, in_axes: Any, out_axes: Any) -> Callable:
+    """``fun`` mapped over the batch with ``lax.map`` (a loop over the members) where
+    ``vmap`` would batch it: for ``in_axes`` an int or None per positional argument, and
+    an int ``out_axes``."""
+
+    def run(*args: Any) -> Any:
+        axes = in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args)
+        if len(axes) != len(args) or not all(a is None or type(a) is int for a in axes) or (
+                type(out_axes) is not int):
+            raise ValueError(
+                "jaxtensor.vmap: a while_loop whose condition the batch decides (or a "
+                "fori_loop with a batched bound) needs in_axes of an int or None per "
+                "argument and an int out_axes")
+        moved = [None if a is None else jax.tree_util.tree_map(
+            lambda v, a=a: _leading(v, a), x, is_leaf=_is_tensor) for x, a in zip(args, axes)]
+
+        def member(xs: list) -> Any:
+            it = iter(xs)
+            full = [x if a is None else next(it) for x, a in zip(args, axes)]
+            return jax.tree_util.tree_map(_array, fun(*full), is_leaf=_is_tensor)
+
+        out = lax.map(member, [m for m in moved if m is not None])
+        return jax.tree_util.tree_map(lambda v: jnp.moveaxis(v, 0, out_axes), out)
+
+    return run
+
+
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
+
+
+def _array(v: Any) -> Any:
+    return v._value() if isinstance(v, Tensor) else jnp.asarray(v)
+
+
+def _leading(v: Any, axis: int) -> Any:
+    """``v`` with its batch axis ``axis`` first (a Tensor stays one: ``lax.map`` passes each
+    member as a Tensor, as ``vmap`` does)."""
+    moved = jnp.moveaxis(_array(v), axis, 0)
+    return Tensor._wrap(moved) if isinstance(v, Tensor) else moved
