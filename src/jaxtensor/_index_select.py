@@ -56,7 +56,16 @@ from jax import lax
 from . import _args
 from ._args import sharded
 from ._core import IDX as _IDX
-from ._core import Tensor, _cache, _config, _kernels, check_traced, checks_later, new_tensor
+from ._core import (
+    Tensor,
+    _cache,
+    _config,
+    _kernels,
+    check_traced,
+    checks_later,
+    constant_out_of_range,
+    new_tensor,
+)
 from ._core._uninitialized import uninitialized
 
 __all__ = ["index_select"]
@@ -130,9 +139,9 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
             check_traced(lax.convert_element_type(idx, idx.dtype), size, axis, fname)
             return True
         bad = hi if hi >= size else lo
-        raise IndexError(
+        raise constant_out_of_range(IndexError(
             f"{fname}(): index {bad} is out of bounds for dimension {axis} with size {size}"
-        )
+        ))
     return lo < 0
 
 

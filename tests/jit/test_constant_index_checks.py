@@ -143,20 +143,73 @@ def outcome(run: Callable[[jt.Tensor, jt.Tensor], None]) -> tuple:
     return err, y.tolist(), x.tolist()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(ctx=st.sampled_from(CONTEXTS), stmt=st.sampled_from(STATEMENTS),
-       k=st.sampled_from(BAD), how=st.sampled_from(["top", "jit"]))
+       k=st.sampled_from(BAD), how=st.sampled_from(["top", "jit", "jit in jit", "grad"]))
 def test_a_constant_index_out_of_range_fails_where_it_runs(
         ctx: Callable, stmt: Callable, k: int, how: str) -> None:
     want = outcome(lambda y, x: ctx(PY, y, x, stmt, k))
-    if how == "top" and ctx is straight:
-        run = jt.jit(lambda y, x: ctx(JT, y, x, stmt, k))
-    elif how == "top":
+    if how == "top" and ctx is not straight:
         def run(y: jt.Tensor, x: jt.Tensor) -> None:
             ctx(JT, y, x, stmt, k)
+    elif how == "grad":  # (y and x closed over: grad keeps what eager code leaves)
+        if ctx is while_not_entered:
+            return  # (no reverse-mode gradient through a while_loop)
+
+        def run(y: jt.Tensor, x: jt.Tensor) -> None:
+            def loss(w: jt.Tensor) -> jt.Tensor:
+                ctx(JT, y, x, stmt, k)
+                return jt.sum(w * 2.0)
+            jt.grad(loss)(jt.ones(2))
+    elif how == "jit in jit":
+        run = jt.jit(jt.jit(lambda y, x: ctx(JT, y, x, stmt, k)))
     else:
         run = jt.jit(lambda y, x: ctx(JT, y, x, stmt, k))
     assert outcome(run) == want
+
+
+def caught(h: Any, x: jt.Tensor, out: jt.Tensor) -> None:
+    """Code that catches the IndexError of a constant index (the last valid element)."""
+    for k in range(5):
+        try:
+            out[0] = x[k] * 1
+        except IndexError:
+            out[1] = k
+            break
+
+
+@pytest.mark.parametrize("how", ["eager", "jit", "grad"])
+def test_code_that_catches_the_index_error_runs_as_eagerly(how: str) -> None:
+    x, out = jt.asarray([5.0, 6.0, 7.0]), jt.zeros(2)
+    if how == "eager":
+        caught(PY, x, out)
+    elif how == "jit":
+        jt.jit(lambda x, out: caught(JT, x, out))(x, out)
+    else:
+        jt.grad(lambda w: (caught(JT, x, out), jt.sum(w))[1])(jt.ones(2))
+    assert out.tolist() == [7.0, 3.0]
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_error_shows_the_users_line(depth: int) -> None:
+    def user_function(y: jt.Tensor, x: jt.Tensor) -> None:
+        y[0] = 1.0
+        x[7] = 2.0
+
+    f = user_function
+    for _ in range(depth):
+        f = jt.jit(f)
+    for _ in range(2):  # (the first call traces twice; the second runs the checked program)
+        y, x = jt.zeros(3), jt.zeros(3)
+        with pytest.raises(IndexError, match="index 7 is out of bounds") as e:
+            f(y, x)
+        names = []
+        tb = e.value.__traceback__
+        while tb is not None:
+            names.append(tb.tb_frame.f_code.co_name)
+            tb = tb.tb_next
+        assert "user_function" in names
+        assert y.tolist() == [1.0, 0.0, 0.0]
 
 
 @pytest.mark.parametrize("stmt", [write_int, read_int, write_window, write_list])

@@ -42,6 +42,10 @@ class JitTrace:
         """Record ``fn(value, *args)`` (a write kernel) as the value of ``storage``."""
         self.write(storage, fn(self.read(storage), *args))
 
+    def makes_checks(self) -> bool:
+        """Whether the trace checks indices (checks on)."""
+        return False
+
     def checks_later(self) -> bool:
         """Whether the trace checks indices when its program runs (checks on): a constant
         index out of range is then checked there like a traced one, so code that never
@@ -68,6 +72,17 @@ class JitTrace:
 
 #: The trace of the ``jaxtensor.jit`` call running in this thread/task, if any.
 current: ContextVar[JitTrace | None] = ContextVar("jaxtensor_jit_trace", default=None)
+
+
+def constant_out_of_range(err: IndexError) -> IndexError:
+    """``err``, raised for a constant index out of range where it is traced: inside a
+    trace that checks indices, marked so that a ``jaxtensor.jit`` call it escapes (no code
+    of the function caught it) traces the function again with such indices checked when
+    its program runs, as eager code leaves the writes made before them (``Trace.late``)."""
+    jt = current.get()
+    if jt is not None and jt.makes_checks():
+        err.jaxtensor_late = True  # type: ignore[attr-defined]
+    return err
 
 
 def checks_later() -> bool:

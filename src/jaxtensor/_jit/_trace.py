@@ -58,7 +58,7 @@ class Trace(JitTrace):
         missed: a check was made where a folded mode cannot carry it out.
     """
 
-    __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
+    __slots__ = ("late", "values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
                  "checks", "missed", "items", "msgs", "ok", "body", "n_writes", "loop", "code")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
@@ -89,6 +89,9 @@ class Trace(JitTrace):
         # after ``m`` checks is then gated by ``code == 0 | code > m``, not by a chain of
         # every check before it
         self.code = code
+        # a constant index out of range is checked when the program runs, at the top level
+        # too (a trace-time IndexError escaped the function: ``Jitted._lower``)
+        self.late = False
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -192,11 +195,30 @@ class Trace(JitTrace):
         return self.values.get(st, v) is not v
 
     # -- bounds checks: each method says what is checked, the mode how (``_modes.py``) ------
-    def checks_later(self) -> bool:
+    def makes_checks(self) -> bool:
+        """Whether the trace checks indices at all (its own mode, or its parent's)."""
         c = self.checks
         if c.inherited:
-            return self.parent is not None and self.parent.checks_later()
+            return self.parent is not None and self.parent.makes_checks()
         return c.folded or c.checkify
+
+    def checks_later(self) -> bool:
+        """Inside a jaxtensor control-flow body (a loop body or ``cond`` branch, which may
+        never run), or a nested call made in one; at the function's top level a constant
+        index out of range raises where it is traced, as eagerly (code around it may catch
+        the ``IndexError``)."""
+        if not self.makes_checks():
+            return False
+        return self.later_here() or current_trace() is not self.jax_trace
+
+    def later_here(self) -> bool:
+        """Whether code traced now at this trace's level is checked late: in a jaxtensor
+        control-flow body, in a trace made again after such an index escaped it
+        (``late``), or in a nested call made where its enclosing trace is."""
+        if self.late or self.loop is not None or self.body is not None:
+            return True
+        return bool(self.checks.inherited and self.parent is not None
+                    and self.parent.later_here())
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         self.checks.check(self, ck.index((i, n, axis, fname)))
@@ -276,11 +298,13 @@ class CheckedTrace(JitTrace):
     outside every trace (Tensors the function closes over), ``written()``, the transform
     installs after it."""
 
-    __slots__ = ("closed",)
+    __slots__ = ("closed", "late")
     mode = CheckMode.CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
 
-    def __init__(self, closed: bool = False) -> None:
+    def __init__(self, closed: bool = False, late: bool = False) -> None:
         self.closed: dict[Storage, Any] | None = {} if closed else None
+        # a constant index out of range is checked when the program runs (``Trace.late``)
+        self.late = late
 
     def read(self, st: Storage) -> Any:
         closed = self.closed
@@ -321,8 +345,16 @@ class CheckedTrace(JitTrace):
         """Writes are not gated here (the batched function's writes are its own)."""
         return None
 
-    def checks_later(self) -> bool:
+    def makes_checks(self) -> bool:
         return True
+
+    def checks_later(self) -> bool:
+        # (at the transformed function's top level: raised where traced, unless that error
+        # escaped the function: ``_transforms._checked``)
+        return self.late
+
+    def later_here(self) -> bool:
+        return self.late
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         ck.index((i, n, axis, fname)).checkify()

@@ -22,6 +22,7 @@ from jax.experimental import checkify
 
 from .._core import Tensor, current_trace
 from .._core import current as _current
+from . import _errors
 from ._check_errors import checkify_error
 from ._jit import jit
 from ._modes import CheckMode, behaviour, choose
@@ -133,14 +134,17 @@ class _Checking:
     reports a failed check: raises its eager error at top level, or hands it to the
     enclosing checkify."""
 
-    def __init__(self, how: Any, closed: bool = True) -> None:
+    def __init__(self, how: Any, closed: bool = True, late: tuple | None = None) -> None:
         self.how = how
         self.closed = closed
         self.tok: Any = None
+        # a constant index out of range that escaped the function's first trace: (its type,
+        # message, the user's frames); the trace checks such indices when it runs
+        self.late = late
 
     def __enter__(self) -> _Checking:
         if not self.how.inherited:
-            self.tok = _current.set(CheckedTrace(self.closed))
+            self.tok = _current.set(CheckedTrace(self.closed, self.late is not None))
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -155,7 +159,26 @@ class _Checking:
             return
         error = checkify_error(err)
         if error is not None:
+            late = self.late
+            if late is not None and type(error) is late[0] and str(error) == late[1]:
+                error = error.with_traceback(late[2])  # (the user's line, as when traced)
             raise error
+
+
+def _checked(how: Any, run: Callable[[], Any], closed: bool = True) -> tuple[_Checking, Any]:
+    """``run()`` (a transform's call) under :class:`_Checking`; where a constant index out
+    of range raised where it was traced and no code of the function caught it, run again
+    with such indices checked when the program runs, as eager code leaves the writes made
+    before them (``Trace.late``)."""
+    try:
+        with _Checking(how, closed) as c:
+            return c, run()
+    except IndexError as e:
+        if how.inherited or not getattr(e, "jaxtensor_late", False):
+            raise
+        late = (type(e), str(e), _errors.user_frames(e))
+    with _Checking(how, closed, late) as c:
+        return c, run()
 
 
 def _scalar_out(out: Any) -> Any:
@@ -207,8 +230,10 @@ def value_and_grad(
             with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
                 (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
-        with _Checking(how) as c, _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
-            (val, (aux, err, written)), grads = gc(*args, **kwargs)
+        def run() -> Any:
+            with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
+                return gc(*args, **kwargs)
+        c, ((val, (aux, err, written)), grads) = _checked(how, run)
         c.finish(err, written)
         return _wrap((val, aux) if has_aux else val), _wrap(grads)
 
@@ -263,9 +288,8 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
     how = _checking()
     if how.checkify:
-        with _Checking(how) as c:
-            out, back, (aux, err, written) = jax.vjp(_with_error(f, has_aux), *primals,
-                                                     has_aux=True)
+        c, (out, back, (aux, err, written)) = _checked(
+            how, lambda: jax.vjp(_with_error(f, has_aux), *primals, has_aux=True))
         c.finish(err, written)
         res = (out, back, aux)
     else:
@@ -307,9 +331,8 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
 
     how = _checking()
     if how.checkify:
-        with _Checking(how) as c:
-            out, t_out, (aux, err, written) = jax.jvp(_with_error(f, has_aux), primals,
-                                                      tangents, has_aux=True)
+        c, (out, t_out, (aux, err, written)) = _checked(
+            how, lambda: jax.jvp(_with_error(f, has_aux), primals, tangents, has_aux=True))
         c.finish(err, written)
         res = (out, t_out, aux) if has_aux else (out, t_out)
     else:
@@ -350,16 +373,17 @@ def vmap(
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not _top_level():
             return _wrap(f(*args, **kwargs))
-        with _Checking(behaviour(CheckMode.CHECKIFY), closed=False) as c:
+        def run() -> Any:
             try:
-                err, out = checked(*args, **kwargs)
+                return checked(*args, **kwargs)
             except ValueError as e:
                 # checkify takes no batched while loop (one whose condition the batch
                 # decides, a fori_loop's batched bound): the members one after another,
                 # checked as eager code checks them (``lax.map``)
                 if "batched while-loops" not in str(e) or axis_name is not None or kwargs:
                     raise
-                err, out = one_by_one(*args)
+                return one_by_one(*args)
+        c, (err, out) = _checked(behaviour(CheckMode.CHECKIFY), run, closed=False)
         c.finish(err)
         return _wrap(out)
 
