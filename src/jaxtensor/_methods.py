@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import jax
 import numpy as np
 
 from . import _elementwise as ew
@@ -66,7 +67,10 @@ from ._statistical import (
 from ._utility import all, any
 
 # -- operators --------------------------------------------------------------------------------
-_SCALARS = (Tensor, bool, int, float, complex)
+#: operands whose refusal (no type promotion) the operator raises: a NumPy or JAX value's own
+#: reflected operator would answer instead (``x * np.True_`` a NumPy array, ``x ==
+#: np.True_`` Python's identity: False)
+_SCALARS = (Tensor, bool, int, float, complex, np.ndarray, np.generic, jax.Array)
 
 # element-wise functions that are one ``binary`` call, with no checks of their own before it
 _FAST = frozenset({
