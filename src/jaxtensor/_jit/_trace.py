@@ -117,6 +117,12 @@ class Trace(JitTrace):
             return self._discover(st)
         return st.settled()
 
+    def owns(self, st: Storage) -> bool:
+        """Whether a write of ``st`` from a transform nested in this trace belongs here:
+        a storage this trace holds, made at its level, or made before the call."""
+        return (st in self.values or st.trace is self.jax_trace or st.trace is self.body
+                or self._from_outside(st))
+
     def gate(self) -> Any:
         """Whether every check made so far passed (a traced bool), or None where no write
         needs gating: no check yet, or a write inside a loop body or branch (it reaches the
@@ -298,13 +304,18 @@ class CheckedTrace(JitTrace):
     outside every trace (Tensors the function closes over), ``written()``, the transform
     installs after it."""
 
-    __slots__ = ("closed", "late")
+    __slots__ = ("closed", "late", "outer")
     mode = CheckMode.CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
 
-    def __init__(self, closed: bool = False, late: bool = False) -> None:
+    def __init__(self, closed: bool = False, late: bool = False,
+                 outer: JitTrace | None = None) -> None:
         self.closed: dict[Storage, Any] | None = {} if closed else None
         # a constant index out of range is checked when the program runs (``Trace.late``)
         self.late = late
+        # the trace around a transform nested in one (``jaxtensor.jit``'s, or a top-level
+        # transform's): the values of its storages are read there, and what is written into
+        # them goes there after the transform (``written``)
+        self.outer = outer
 
     def read(self, st: Storage) -> Any:
         closed = self.closed
@@ -312,7 +323,13 @@ class CheckedTrace(JitTrace):
             v = closed.get(st, _MISSING)
             if v is not _MISSING:
                 return v
+        if self.outer is not None:
+            return self.outer.read(st)
         return st.settled()
+
+    def owns(self, st: Storage) -> bool:
+        return isinstance(st.trace, EvalTrace) or (
+            self.outer is not None and self.outer.owns(st))
 
     def _kept(self, st: Storage, new: Any) -> bool:
         """Whether ``new`` is kept here rather than installed: a traced value for a storage
@@ -337,9 +354,12 @@ class CheckedTrace(JitTrace):
         self.write(st, new)
 
     def written(self) -> list[tuple[Storage, Any]]:
-        """The values written into storages made outside every trace (closed over)."""
+        """The values written into storages made outside every trace (closed over), or,
+        nested, that the trace around holds (``owns``): not the transform's copies of its
+        arguments."""
+        outer = self.outer
         return [(st, v) for st, v in (self.closed or {}).items()
-                if isinstance(st.trace, EvalTrace)]
+                if (outer.owns(st) if outer is not None else isinstance(st.trace, EvalTrace))]
 
     def _ok_so_far(self) -> None:
         """Writes are not gated here (the batched function's writes are its own)."""

@@ -26,7 +26,7 @@ from . import _errors
 from ._check_errors import checkify_error
 from ._jit import jit
 from ._modes import CheckMode, behaviour, choose
-from ._trace import CheckedTrace, EvalTrace
+from ._trace import CheckedTrace, EvalTrace, Trace
 
 __all__ = ["jit", "grad", "value_and_grad", "vjp", "jvp", "vmap"]
 
@@ -138,13 +138,22 @@ class _Checking:
         self.how = how
         self.closed = closed
         self.tok: Any = None
+        # inside a trace (``jaxtensor.jit``'s, a top-level transform's): its checks and the
+        # writes into Tensors around are that trace's
+        self.nested = how.inherited or _current.get() is not None
         # a constant index out of range that escaped the function's first trace: (its type,
         # message, the user's frames); the trace checks such indices when it runs
         self.late = late
 
     def __enter__(self) -> _Checking:
-        if not self.how.inherited:
+        if not self.nested:
             self.tok = _current.set(CheckedTrace(self.closed, self.late is not None))
+        elif self.closed:
+            # nested in a trace that checks under checkify: a trace of its own keeps what
+            # the function writes into Tensors of the traces around (its arguments' copies,
+            # closed-over Tensors), as at the top level; ``finish`` hands the closed-over
+            # ones to the trace around
+            self.tok = _current.set(CheckedTrace(True, False, _current.get()))
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -153,9 +162,19 @@ class _Checking:
 
     def finish(self, err: Any, written: Any = ((), ())) -> None:
         for st, v in zip(*written):
-            st.install(v)
-        if self.how.inherited:
-            checkify.check_error(err)
+            if self.nested:
+                st.replace(v)  # (into the trace around: it writes it back after its call)
+            else:
+                st.install(v)
+        if self.nested:
+            if self.how.checkify:
+                checkify.check_error(err)
+            elif self.how.inherited and jax.tree_util.tree_leaves(err):
+                # (a jaxtensor.jit trace checking in its own mode: the check made here
+                # under checkify makes it trace the function again under checkify)
+                t = _current.get()
+                if isinstance(t, Trace):
+                    t.missed = True
             return
         error = checkify_error(err)
         if error is not None:
@@ -174,7 +193,8 @@ def _checked(how: Any, run: Callable[[], Any], closed: bool = True) -> tuple[_Ch
         with _Checking(how, closed) as c:
             return c, run()
     except IndexError as e:
-        if how.inherited or not getattr(e, "jaxtensor_late", False):
+        if how.inherited or _current.get() is not None or not getattr(
+                e, "jaxtensor_late", False):
             raise
         late = (type(e), str(e), _errors.user_frames(e))
     with _Checking(how, closed, late) as c:
@@ -226,7 +246,7 @@ def value_and_grad(
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         how = _checking()
-        if not how.checkify:
+        if not how.checkify and _current.get() is None:  # (under plain JAX transforms)
             with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
                 (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
@@ -287,7 +307,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
         return _unwrap(out)
 
     how = _checking()
-    if how.checkify:
+    if how.checkify or _current.get() is not None:
         c, (out, back, (aux, err, written)) = _checked(
             how, lambda: jax.vjp(_with_error(f, has_aux), *primals, has_aux=True))
         c.finish(err, written)
@@ -330,7 +350,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
         return _unwrap(out)
 
     how = _checking()
-    if how.checkify:
+    if how.checkify or _current.get() is not None:
         c, (out, t_out, (aux, err, written)) = _checked(
             how, lambda: jax.jvp(_with_error(f, has_aux), primals, tangents, has_aux=True))
         c.finish(err, written)
