@@ -63,7 +63,6 @@ from ._core import (
     _kernels,
     check_traced,
     checks_later,
-    constant_out_of_range,
     new_tensor,
 )
 from ._core._uninitialized import uninitialized
@@ -139,9 +138,9 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
             check_traced(lax.convert_element_type(idx, idx.dtype), size, axis, fname)
             return True
         bad = hi if hi >= size else lo
-        raise constant_out_of_range(IndexError(
+        raise IndexError(
             f"{fname}(): index {bad} is out of bounds for dimension {axis} with size {size}"
-        ))
+        )
     return lo < 0
 
 

@@ -74,17 +74,6 @@ class JitTrace:
 current: ContextVar[JitTrace | None] = ContextVar("jaxtensor_jit_trace", default=None)
 
 
-def constant_out_of_range(err: IndexError) -> IndexError:
-    """``err``, raised for a constant index out of range where it is traced: inside a
-    trace that checks indices, marked so that a ``jaxtensor.jit`` call it escapes (no code
-    of the function caught it) traces the function again with such indices checked when
-    its program runs, as eager code leaves the writes made before them (``Trace.late``)."""
-    jt = current.get()
-    if jt is not None and jt.makes_checks():
-        err.jaxtensor_late = True  # type: ignore[attr-defined]
-    return err
-
-
 def checks_later() -> bool:
     """Whether the running ``jaxtensor.jit`` trace, if any, checks indices when its
     program runs (:meth:`JitTrace.checks_later`)."""

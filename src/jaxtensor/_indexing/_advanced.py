@@ -29,7 +29,7 @@ import numpy as np
 from jax import lax
 
 from .._core import IDX as _IDX
-from .._core import _cache, _kernels, check_traced, checks_later, constant_out_of_range
+from .._core import _cache, _kernels, check_traced, checks_later
 from . import _plan
 from ._plan import Int, IntArray, NewAxis, Plan, PyBool, Slice
 
@@ -144,7 +144,7 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
             n = item.size
             if not isinstance(i, Tracer) and not -n <= i < n:
                 if not checks_later():
-                    raise constant_out_of_range(bounds_error(i, item.axis, n))
+                    raise bounds_error(i, item.axis, n)
                 i = lax.convert_element_type(i, _IDX)  # (checked when the program runs)
             if isinstance(i, Tracer):
                 check_traced(i, n, item.axis)
@@ -230,7 +230,7 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
                     f = facts[pos] = _facts[id(a)] = [weakref.ref(a), lo, hi, None]
             if lo < -n or hi >= n:
                 if not checks_later():
-                    raise constant_out_of_range(bounds_error(hi if hi >= n else lo, axis, n))
+                    raise bounds_error(hi if hi >= n else lo, axis, n)
                 # (checked when the program runs, as a traced index array)
                 a = dyn[pos] = lax.convert_element_type(a, a.dtype)
                 host.pop(pos, None)

@@ -17,7 +17,7 @@ from typing import Any
 import jax
 from jax import lax
 
-from .._core import View, _cache, _kernels, _view, checks_later, constant_out_of_range
+from .._core import View, _cache, _kernels, _view, checks_later
 from .._core import current as _current_jit
 from . import _plan
 from ._plan import Int, NewAxis, Plan, Slice, Window
@@ -140,14 +140,12 @@ class Template:
                 wrapped[j] = lax.select(lax.lt(i, _IDX_NP(0)), lax.add(i, _IDX_NP(n)), i)
             elif i < 0:
                 if i < -n:
-                    raise constant_out_of_range(IndexError(
-                        f"index {i} is out of bounds for axis {chk.axis} with size {n}"))
+                    raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
                 if wrapped is ints:
                     wrapped = list(ints)
                 wrapped[j] = i + n
             elif i >= n:
-                raise constant_out_of_range(IndexError(
-                    f"index {i} is out of bounds for axis {chk.axis} with size {n}"))
+                raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
         out = list(self.const)
         for p in range(len(old)):
             o = old[p]
@@ -196,9 +194,9 @@ def _window_check(i: Any, size: int, n: int, axis: int) -> None:
         if jt is not None:
             jt.check_window(i, size, n, axis)
     elif not 0 <= i <= n - size:
-        raise constant_out_of_range(IndexError(
+        raise IndexError(
             f"ds({i}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
-            f"start must be between 0 and {n - size})"))
+            f"start must be between 0 and {n - size})")
 
 
 def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) -> Template:

@@ -48,29 +48,6 @@ def without_own_frames(e: BaseException) -> BaseException:
     return e.with_traceback(new)
 
 
-_JAX = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
-
-
-def user_frames(e: BaseException) -> types.TracebackType | None:
-    """The frames of ``e``'s traceback outside jaxtensor and JAX (the user's code, where a
-    trace raised it), their locals cleared (the trace is over: nothing of it is kept)."""
-    kept = []
-    tb = e.__traceback__
-    while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if not name.startswith(_PACKAGE) and not name.startswith(_JAX):
-            kept.append(tb)
-        tb = tb.tb_next
-    new = None
-    for tb in reversed(kept):
-        try:
-            tb.tb_frame.clear()
-        except RuntimeError:  # (a frame still running: the caller's, above the call)
-            pass
-        new = types.TracebackType(new, tb.tb_frame, tb.tb_lasti, tb.tb_lineno)
-    return new
-
-
 def source_info(fn: Callable) -> str:
     """``name at file:line`` of the user's function, as JAX names a function it traces."""
     while isinstance(fn, functools.partial):

@@ -98,11 +98,6 @@ class Jitted:
         self._scanned = False  # the function's own closure and globals looked at
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
-        # a constant index out of range escaped a trace (its IndexError uncaught): the
-        # function is traced with such indices checked when its program runs, whose
-        # failure raises that error (type, message, the user's frames: ``_late_error``)
-        self._late = False
-        self._late_error: tuple | None = None
         # the check mode of a top-level call (``choose``'s answer, kept: see _retrace)
         self._mode = choose(check_bounds, False, None, True)
         self._plain = False  # checks found not hoistable (see _checks._body_hoisted)
@@ -285,15 +280,7 @@ class Jitted:
         except Retrace:
             self._retrace(plan)
             return None
-        except IndexError as e:
-            if not getattr(e, "jaxtensor_late", False) or self._late or d.nested:
-                raise
-            # (raised where traced, at the function's top level, and not caught there: the
-            # writes before it are made, as eagerly, by a program that checks it)
-            self._late = True
-            self._late_error = (type(e), str(e), _errors.user_frames(e))
-            self._forget()
-            return None
+
         finally:
             CALL.reset(tok)
         if plan.discovered:
@@ -349,9 +336,6 @@ class Jitted:
                 else:
                     st._install(outs[j])  # (the caller holds the storages' locks)
         if error is not None:
-            late = self._late_error
-            if late is not None and type(error) is late[0] and str(error) == late[1]:
-                error = error.with_traceback(late[2])  # (the user's line, as when traced)
             raise error
         if aux.none:
             return None
@@ -474,7 +458,6 @@ class Jitted:
         others = [inputs[p] for p in other_pos]
         starts = None if starts_pos is None else inputs[starts_pos]
         trace = jtr.Trace(storages, arrays, outer, parent, spec.check, code)
-        trace.late = self._late
         tok = _current.set(trace)
         try:
             args, kwargs, rebuilt = jpt.arguments(spec, storages, others, starts)

@@ -58,7 +58,7 @@ class Trace(JitTrace):
         missed: a check was made where a folded mode cannot carry it out.
     """
 
-    __slots__ = ("late", "values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
+    __slots__ = ("values", "initial", "outer", "parent", "jax_trace", "discovered", "mode",
                  "checks", "missed", "items", "msgs", "ok", "body", "n_writes", "loop", "code")
 
     def __init__(self, storages: list[Storage], arrays: list[Any], outer: Any,
@@ -89,9 +89,6 @@ class Trace(JitTrace):
         # after ``m`` checks is then gated by ``code == 0 | code > m``, not by a chain of
         # every check before it
         self.code = code
-        # a constant index out of range is checked when the program runs, at the top level
-        # too (a trace-time IndexError escaped the function: ``Jitted._lower``)
-        self.late = False
 
     # -- storages ------------------------------------------------------------------------
     def _from_outside(self, st: Storage) -> bool:
@@ -218,10 +215,9 @@ class Trace(JitTrace):
         return self.later_here() or current_trace() is not self.jax_trace
 
     def later_here(self) -> bool:
-        """Whether code traced now at this trace's level is checked late: in a jaxtensor
-        control-flow body, in a trace made again after such an index escaped it
-        (``late``), or in a nested call made where its enclosing trace is."""
-        if self.late or self.loop is not None or self.body is not None:
+        """Whether code traced now at this trace's level may never run: in a jaxtensor
+        control-flow body, or in a nested call made where its enclosing trace is."""
+        if self.loop is not None or self.body is not None:
             return True
         return bool(self.checks.inherited and self.parent is not None
                     and self.parent.later_here())
@@ -304,14 +300,11 @@ class CheckedTrace(JitTrace):
     outside every trace (Tensors the function closes over), ``written()``, the transform
     installs after it."""
 
-    __slots__ = ("closed", "late", "outer")
+    __slots__ = ("closed", "outer")
     mode = CheckMode.CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
 
-    def __init__(self, closed: bool = False, late: bool = False,
-                 outer: JitTrace | None = None) -> None:
+    def __init__(self, closed: bool = False, outer: JitTrace | None = None) -> None:
         self.closed: dict[Storage, Any] | None = {} if closed else None
-        # a constant index out of range is checked when the program runs (``Trace.late``)
-        self.late = late
         # the trace around a transform nested in one (``jaxtensor.jit``'s, or a top-level
         # transform's): the values of its storages are read there, and what is written into
         # them goes there after the transform (``written``)
@@ -369,12 +362,10 @@ class CheckedTrace(JitTrace):
         return True
 
     def checks_later(self) -> bool:
-        # (at the transformed function's top level: raised where traced, unless that error
-        # escaped the function: ``_transforms._checked``)
-        return self.late
+        return False  # (the transformed function's top level: raised where traced)
 
     def later_here(self) -> bool:
-        return self.late
+        return False
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
         ck.index((i, n, axis, fname)).checkify()

@@ -22,7 +22,6 @@ from jax.experimental import checkify
 
 from .._core import Tensor, current_trace
 from .._core import current as _current
-from . import _errors
 from ._check_errors import checkify_error
 from ._jit import jit
 from ._modes import CheckMode, behaviour, choose
@@ -134,26 +133,23 @@ class _Checking:
     reports a failed check: raises its eager error at top level, or hands it to the
     enclosing checkify."""
 
-    def __init__(self, how: Any, closed: bool = True, late: tuple | None = None) -> None:
+    def __init__(self, how: Any, closed: bool = True) -> None:
         self.how = how
         self.closed = closed
         self.tok: Any = None
         # inside a trace (``jaxtensor.jit``'s, a top-level transform's): its checks and the
         # writes into Tensors around are that trace's
         self.nested = how.inherited or _current.get() is not None
-        # a constant index out of range that escaped the function's first trace: (its type,
-        # message, the user's frames); the trace checks such indices when it runs
-        self.late = late
 
     def __enter__(self) -> _Checking:
         if not self.nested:
-            self.tok = _current.set(CheckedTrace(self.closed, self.late is not None))
+            self.tok = _current.set(CheckedTrace(self.closed))
         elif self.closed:
             # nested in a trace that checks under checkify: a trace of its own keeps what
             # the function writes into Tensors of the traces around (its arguments' copies,
             # closed-over Tensors), as at the top level; ``finish`` hands the closed-over
             # ones to the trace around
-            self.tok = _current.set(CheckedTrace(True, False, _current.get()))
+            self.tok = _current.set(CheckedTrace(True, _current.get()))
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -178,26 +174,13 @@ class _Checking:
             return
         error = checkify_error(err)
         if error is not None:
-            late = self.late
-            if late is not None and type(error) is late[0] and str(error) == late[1]:
-                error = error.with_traceback(late[2])  # (the user's line, as when traced)
             raise error
 
 
 def _checked(how: Any, run: Callable[[], Any], closed: bool = True) -> tuple[_Checking, Any]:
-    """``run()`` (a transform's call) under :class:`_Checking`; where a constant index out
-    of range raised where it was traced and no code of the function caught it, run again
-    with such indices checked when the program runs, as eager code leaves the writes made
-    before them (``Trace.late``)."""
-    try:
-        with _Checking(how, closed) as c:
-            return c, run()
-    except IndexError as e:
-        if how.inherited or _current.get() is not None or not getattr(
-                e, "jaxtensor_late", False):
-            raise
-        late = (type(e), str(e), _errors.user_frames(e))
-    with _Checking(how, closed, late) as c:
+    """``run()`` (a transform's call) under :class:`_Checking`: (the checking, what it
+    returned)."""
+    with _Checking(how, closed) as c:
         return c, run()
 
 
