@@ -95,6 +95,12 @@ def branch_not_taken(h: Any, y: jt.Tensor, x: jt.Tensor, stmt: Callable, k: int)
     h.fori(0, 3, body)
 
 
+def top_branch(h: Any, y: jt.Tensor, x: jt.Tensor, stmt: Callable, k: int) -> None:
+    y[0] = 1.0
+    h.cond(x[0] > 5.5, lambda: void(stmt, x, k), lambda: None)  # (not taken: x[0] is 5)
+    h.cond(x[1] > 5.5, lambda: void(stmt, x, k), lambda: None)  # (taken)
+
+
 def zero_trips(h: Any, y: jt.Tensor, x: jt.Tensor, stmt: Callable, k: int) -> None:
     y[1] = 1.0
 
@@ -108,7 +114,7 @@ def while_not_entered(h: Any, y: jt.Tensor, x: jt.Tensor, stmt: Callable, k: int
     h.while_(lambda: y[0] > 5.0, lambda: void(stmt, x, k))
 
 
-CONTEXTS = [straight, in_loop, branch_taken, branch_not_taken, zero_trips,
+CONTEXTS = [straight, in_loop, branch_taken, branch_not_taken, top_branch, zero_trips,
             while_not_entered]
 
 
@@ -154,12 +160,12 @@ def test_a_constant_index_out_of_range_fails_where_it_runs(
         # (at the function's top level the error is raised where traced, before anything
         # runs: that call changes nothing, docs/decisions.md)
         want = (want[0], [0.0, 0.0, 0.0], [5.0, 6.0, 7.0])
-    if how == "top" and ctx is not straight:
+    if how == "top" and ctx is not straight and ctx is not top_branch:
         def run(y: jt.Tensor, x: jt.Tensor) -> None:
             ctx(JT, y, x, stmt, k)
     elif how == "grad":  # (y and x closed over: grad keeps what eager code leaves)
-        if ctx is while_not_entered:
-            return  # (no reverse-mode gradient through a while_loop)
+        if ctx is while_not_entered or ctx is top_branch:
+            return  # (no reverse-mode gradient through a while_loop; no traced cond there)
 
         def run(y: jt.Tensor, x: jt.Tensor) -> None:
             def loss(w: jt.Tensor) -> jt.Tensor:
