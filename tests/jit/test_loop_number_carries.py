@@ -14,13 +14,15 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
-from jaxtensor._core._config import X64
+
+X64 = jax.config.read("jax_enable_x64")  # (jaxtensor turns it on unless the environment says no)
 
 pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
 
