@@ -300,11 +300,17 @@ class CheckedTrace(JitTrace):
     outside every trace (Tensors the function closes over), ``written()``, the transform
     installs after it."""
 
-    __slots__ = ("closed", "outer")
-    mode = CheckMode.CHECKIFY  # (what a jaxtensor.jit function called inside inherits)
+    __slots__ = ("closed", "outer", "checks")
 
-    def __init__(self, closed: bool = False, outer: JitTrace | None = None) -> None:
+    @property
+    def mode(self) -> CheckMode | None:
+        """What a ``jaxtensor.jit`` function called inside inherits."""
+        return CheckMode.CHECKIFY if self.checks else None
+
+    def __init__(self, closed: bool = False, outer: JitTrace | None = None,
+                 checks: bool = True) -> None:
         self.closed: dict[Storage, Any] | None = {} if closed else None
+        self.checks = checks  # (False: nested in a trace that makes no checks)
         # the trace around a transform nested in one (``jaxtensor.jit``'s, or a top-level
         # transform's): the values of its storages are read there, and what is written into
         # them goes there after the transform (``written``)
@@ -342,7 +348,7 @@ class CheckedTrace(JitTrace):
         code left (the write-back of a loop or ``jaxtensor.jit`` call is gated inside it)."""
         old = self.read(st)
         new = fn(old, *args)
-        if GATED and self._kept(st, new):
+        if GATED and self.checks and self._kept(st, new):
             new = lax.select(no_error_p.bind(), new, old)
         self.write(st, new)
 
@@ -359,7 +365,7 @@ class CheckedTrace(JitTrace):
         return None
 
     def makes_checks(self) -> bool:
-        return True
+        return self.checks
 
     def checks_later(self) -> bool:
         return False  # (the transformed function's top level: raised where traced)
@@ -368,20 +374,25 @@ class CheckedTrace(JitTrace):
         return False
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
-        ck.index((i, n, axis, fname)).checkify()
+        if self.checks:
+            ck.index((i, n, axis, fname)).checkify()
 
     def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
-        ck.window((i, size, n, axis)).checkify()
+        if self.checks:
+            ck.window((i, size, n, axis)).checkify()
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
-        ck.value((v, dtype)).checkify()
+        if self.checks:
+            ck.value((v, dtype)).checkify()
 
     def check_matrices(self, bad: Any, message: str, arg: str) -> None:
-        ck.matrices((bad, message, arg)).checkify()
+        if self.checks:
+            ck.matrices((bad, message, arg)).checkify()
 
     def check(self, c: Any) -> None:
         """A check of a call nested in this trace: checkify's."""
-        c.checkify()
+        if self.checks:
+            c.checkify()
 
 
 #: a failed matrix check's message (under ``vmap``, checkify names the batch member first)

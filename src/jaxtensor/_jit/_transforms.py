@@ -140,6 +140,7 @@ class _Checking:
         # inside a trace (``jaxtensor.jit``'s, a top-level transform's): its checks and the
         # writes into Tensors around are that trace's
         self.nested = how.inherited or _current.get() is not None
+        self.checks = True  # (nested: whether the trace around makes checks)
 
     def __enter__(self) -> _Checking:
         if not self.nested:
@@ -149,7 +150,10 @@ class _Checking:
             # the function writes into Tensors of the traces around (its arguments' copies,
             # closed-over Tensors), as at the top level; ``finish`` hands the closed-over
             # ones to the trace around
-            self.tok = _current.set(CheckedTrace(True, _current.get()))
+            outer = _current.get()
+            self.checks = self.how.checkify or (
+                self.how.inherited and outer is not None and outer.makes_checks())
+            self.tok = _current.set(CheckedTrace(True, outer, self.checks))
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -165,7 +169,7 @@ class _Checking:
         if self.nested:
             if self.how.checkify:
                 checkify.check_error(err)
-            elif self.how.inherited and jax.tree_util.tree_leaves(err):
+            elif self.how.inherited and self.checks and jax.tree_util.tree_leaves(err):
                 # (a jaxtensor.jit trace checking in its own mode: the check made here
                 # under checkify makes it trace the function again under checkify)
                 t = _current.get()
