@@ -49,17 +49,12 @@ def test_an_operator_with_a_numpy_operand_answers_as_its_function(sym: str, dtyp
     op, fn = OPS[sym]
     x = jt.asarray(TENSORS[dtype], dtype=dtype)
     o = OTHERS[other]()
-    want = answer(lambda: fn(x, o))
-    got = answer(lambda: op(x, o))
-    if want[0] == "TypeError":
-        assert got[0] == "TypeError"
-    else:
-        assert got == want
-    if other.startswith("jnp"):  # (a JAX array's own operator runs first, and answers)
-        return
-    want_r = answer(lambda: fn(o, x))
-    got_r = answer(lambda: op(o, x))
-    if want_r[0] == "TypeError":
-        assert got_r[0] == "TypeError"
-    else:
-        assert got_r == want_r
+    # (with a JAX array on the left its own operator runs first, and answers)
+    orders = [(x, o)] if other.startswith("jnp") else [(x, o), (o, x)]
+    for a, b in orders:
+        want = answer(lambda a=a, b=b: fn(a, b))
+        got = answer(lambda a=a, b=b: op(a, b))
+        if want[0] == "TypeError":
+            assert got[0] == "TypeError"
+        else:
+            assert got == want
