@@ -62,7 +62,7 @@ from ._core import (
     _config,
     _kernels,
     check_traced,
-    checks_later,
+    checked_later,
     new_tensor,
 )
 from ._core._uninitialized import uninitialized
@@ -134,8 +134,9 @@ def check_bounds(idx: Any, size: int, axis: int, fname: str) -> bool:
         return False
     lo, hi = min_max(idx)
     if hi >= size or lo < -size:
-        if checks_later():  # (checked when the program runs, as a traced index)
-            check_traced(lax.convert_element_type(idx, idx.dtype), size, axis, fname)
+        t = checked_later(idx, idx.dtype)  # (checked when the program runs: a loop body)
+        if t is not None:
+            check_traced(t, size, axis, fname)
             return True
         bad = hi if hi >= size else lo
         raise IndexError(

@@ -74,11 +74,17 @@ class JitTrace:
 current: ContextVar[JitTrace | None] = ContextVar("jaxtensor_jit_trace", default=None)
 
 
-def checks_later() -> bool:
-    """Whether the running ``jaxtensor.jit`` trace, if any, checks indices when its
-    program runs (:meth:`JitTrace.checks_later`)."""
+def checked_later(v: Any, dtype: Any) -> Any:
+    """A constant index (or index array) found out of range: as a traced value of
+    ``dtype``, which the caller hands to the trace's check like any traced index, where the
+    running ``jaxtensor.jit`` trace checks indices when its program runs
+    (:meth:`JitTrace.checks_later`); else None (the caller raises now)."""
     jt = current.get()
-    return jt is not None and jt.checks_later()
+    if jt is None or not jt.checks_later():
+        return None
+    from jax import lax
+
+    return lax.convert_element_type(v, dtype)
 
 
 def check_traced(i: Any, n: int, axis: int, fname: str | None = None) -> None:

@@ -26,10 +26,9 @@ from typing import Any, NamedTuple
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from .._core import IDX as _IDX
-from .._core import _cache, _kernels, check_traced, checks_later
+from .._core import _cache, _kernels, check_traced, checked_later
 from . import _plan
 from ._plan import Int, IntArray, NewAxis, Plan, PyBool, Slice
 
@@ -143,9 +142,10 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
             i = next(it)
             n = item.size
             if not isinstance(i, Tracer) and not -n <= i < n:
-                if not checks_later():
+                t = checked_later(i, _IDX)  # (checked when the program runs: a loop body)
+                if t is None:
                     raise bounds_error(i, item.axis, n)
-                i = lax.convert_element_type(i, _IDX)  # (checked when the program runs)
+                i = t
             if isinstance(i, Tracer):
                 check_traced(i, n, item.axis)
             struct.append(_new_array((item.axis + shift,)))
@@ -229,10 +229,10 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
                 if type(a) is _ArrayImpl:
                     f = facts[pos] = _facts[id(a)] = [weakref.ref(a), lo, hi, None]
             if lo < -n or hi >= n:
-                if not checks_later():
+                t = checked_later(a, a.dtype)  # (checked when the program runs)
+                if t is None:
                     raise bounds_error(hi if hi >= n else lo, axis, n)
-                # (checked when the program runs, as a traced index array)
-                a = dyn[pos] = lax.convert_element_type(a, a.dtype)
+                a = dyn[pos] = t
                 host.pop(pos, None)
                 facts.pop(pos, None)
                 check_traced(a, n, axis)

@@ -17,7 +17,7 @@ from typing import Any
 import jax
 from jax import lax
 
-from .._core import View, _cache, _kernels, _view, checks_later
+from .._core import View, _cache, _kernels, _view, checked_later
 from .._core import current as _current_jit
 from . import _plan
 from ._plan import Int, NewAxis, Plan, Slice, Window
@@ -120,32 +120,31 @@ class Template:
             i = ints[j]
             n = chk.size
             if chk.window is not None:  # a ds() window's start: not wrapped
-                if type(i) is int and not 0 <= i <= n - chk.window and checks_later():
-                    i = lax.convert_element_type(i, _IDX_NP)  # (checked when it runs)
+                s = _window_check(i, chk.window, n, chk.axis)
+                if s is not i:  # (out of range, checked when the program runs)
                     if wrapped is ints:
                         wrapped = list(ints)
-                    wrapped[j] = i
-                _window_check(i, chk.window, n, chk.axis)
+                    wrapped[j] = s
                 continue
-            if type(i) is int and not -n <= i < n and checks_later():
-                i = lax.convert_element_type(i, _IDX_NP)  # (checked when it runs)
-            if type(i) is not int:  # traced (inside jit): checked by the trace, wrapped here
-                jt = _current_jit.get()
-                if jt is not None:
-                    jt.check_index(i, n, chk.axis)
-                if wrapped is ints:
-                    wrapped = list(ints)
-                # (in the index dtype: an int8 index of an axis of 200 would wrap)
-                i = lax.convert_element_type(i, _IDX_NP)
-                wrapped[j] = lax.select(lax.lt(i, _IDX_NP(0)), lax.add(i, _IDX_NP(n)), i)
-            elif i < 0:
-                if i < -n:
-                    raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
-                if wrapped is ints:
-                    wrapped = list(ints)
-                wrapped[j] = i + n
-            elif i >= n:
-                raise IndexError(f"index {i} is out of bounds for axis {chk.axis} with size {n}")
+            if type(i) is int:
+                if i < 0:
+                    if i >= -n:
+                        if wrapped is ints:
+                            wrapped = list(ints)
+                        wrapped[j] = i + n
+                        continue
+                elif i < n:
+                    continue
+                i = _out_of_range(i, n, chk.axis)  # (raises, or checked when it runs)
+            # traced (inside jit): checked by the trace, wrapped here
+            jt = _current_jit.get()
+            if jt is not None:
+                jt.check_index(i, n, chk.axis)
+            if wrapped is ints:
+                wrapped = list(ints)
+            # (in the index dtype: an int8 index of an axis of 200 would wrap)
+            i = lax.convert_element_type(i, _IDX_NP)
+            wrapped[j] = lax.select(lax.lt(i, _IDX_NP(0)), lax.add(i, _IDX_NP(n)), i)
         out = list(self.const)
         for p in range(len(old)):
             o = old[p]
@@ -187,16 +186,32 @@ def _times(i: Any, c: int) -> Any:
     return i if c == 1 else lax.mul(i, _IDX_NP(c))
 
 
-def _window_check(i: Any, size: int, n: int, axis: int) -> None:
-    """A ``ds(i, size)`` window must lie inside its axis: ``0 <= i <= n - size``."""
-    if type(i) is not int:  # traced: checked by the trace
-        jt = _current_jit.get()
-        if jt is not None:
-            jt.check_window(i, size, n, axis)
-    elif not 0 <= i <= n - size:
-        raise IndexError(
-            f"ds({i}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
-            f"start must be between 0 and {n - size})")
+def _out_of_range(i: int, n: int, axis: int) -> Any:
+    """The constant index ``i`` out of an axis of ``n``: traced, where the running trace
+    checks it when its program runs (a loop body, a ``cond`` branch), else ``IndexError``."""
+    t = checked_later(i, _IDX_NP)
+    if t is None:
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    return t
+
+
+def _window_check(i: Any, size: int, n: int, axis: int) -> Any:
+    """A ``ds(i, size)`` window must lie inside its axis: ``0 <= i <= n - size``. Returns
+    the start: ``i``, or a constant out of range traced where the running trace checks it
+    when its program runs (else ``IndexError``)."""
+    if type(i) is int:
+        if 0 <= i <= n - size:
+            return i
+        t = checked_later(i, _IDX_NP)
+        if t is None:
+            raise IndexError(
+                f"ds({i}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
+                f"start must be between 0 and {n - size})")
+        i = t
+    jt = _current_jit.get()  # traced: checked by the trace
+    if jt is not None:
+        jt.check_window(i, size, n, axis)
+    return i
 
 
 def template(view: View | None, shape: tuple[int, ...], sig: tuple, plan: Plan) -> Template:
