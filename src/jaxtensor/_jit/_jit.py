@@ -280,7 +280,6 @@ class Jitted:
         except Retrace:
             self._retrace(plan)
             return None
-
         finally:
             CALL.reset(tok)
         if plan.discovered:

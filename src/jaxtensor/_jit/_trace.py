@@ -374,23 +374,20 @@ class CheckedTrace(JitTrace):
         return False
 
     def check_index(self, i: Any, n: int, axis: int, fname: str | None = None) -> None:
-        if self.checks:
-            ck.index((i, n, axis, fname)).checkify()
+        self.check(ck.index((i, n, axis, fname)))
 
     def check_window(self, i: Any, size: int, n: int, axis: int) -> None:
-        if self.checks:
-            ck.window((i, size, n, axis)).checkify()
+        self.check(ck.window((i, size, n, axis)))
 
     def check_value(self, v: Any, dtype: np.dtype) -> None:
-        if self.checks:
-            ck.value((v, dtype)).checkify()
+        self.check(ck.value((v, dtype)))
 
     def check_matrices(self, bad: Any, message: str, arg: str) -> None:
-        if self.checks:
-            ck.matrices((bad, message, arg)).checkify()
+        self.check(ck.matrices((bad, message, arg)))
 
     def check(self, c: Any) -> None:
-        """A check of a call nested in this trace: checkify's."""
+        """A check (its own, or of a call nested in this trace): checkify's, where the trace
+        makes checks."""
         if self.checks:
             c.checkify()
 

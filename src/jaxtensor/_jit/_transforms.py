@@ -181,13 +181,6 @@ class _Checking:
             raise error
 
 
-def _checked(how: Any, run: Callable[[], Any], closed: bool = True) -> tuple[_Checking, Any]:
-    """``run()`` (a transform's call) under :class:`_Checking`: (the checking, what it
-    returned)."""
-    with _Checking(how, closed) as c:
-        return c, run()
-
-
 def _scalar_out(out: Any) -> Any:
     if isinstance(out, Tensor):
         return out._value()
@@ -237,10 +230,8 @@ def value_and_grad(
             with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
                 (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
-        def run() -> Any:
-            with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
-                return gc(*args, **kwargs)
-        c, ((val, (aux, err, written)), grads) = _checked(how, run)
+        with _Checking(how) as c, _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
+            (val, (aux, err, written)), grads = gc(*args, **kwargs)
         c.finish(err, written)
         return _wrap((val, aux) if has_aux else val), _wrap(grads)
 
@@ -295,8 +286,9 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
     how = _checking()
     if how.checkify or _current.get() is not None:
-        c, (out, back, (aux, err, written)) = _checked(
-            how, lambda: jax.vjp(_with_error(f, has_aux), *primals, has_aux=True))
+        with _Checking(how) as c:
+            out, back, (aux, err, written) = jax.vjp(_with_error(f, has_aux), *primals,
+                                                     has_aux=True)
         c.finish(err, written)
         res = (out, back, aux)
     else:
@@ -338,8 +330,9 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
 
     how = _checking()
     if how.checkify or _current.get() is not None:
-        c, (out, t_out, (aux, err, written)) = _checked(
-            how, lambda: jax.jvp(_with_error(f, has_aux), primals, tangents, has_aux=True))
+        with _Checking(how) as c:
+            out, t_out, (aux, err, written) = jax.jvp(_with_error(f, has_aux), primals,
+                                                      tangents, has_aux=True)
         c.finish(err, written)
         res = (out, t_out, aux) if has_aux else (out, t_out)
     else:
@@ -380,17 +373,16 @@ def vmap(
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not _top_level():
             return _wrap(f(*args, **kwargs))
-        def run() -> Any:
+        with _Checking(behaviour(CheckMode.CHECKIFY), closed=False) as c:
             try:
-                return checked(*args, **kwargs)
+                err, out = checked(*args, **kwargs)
             except ValueError as e:
                 # checkify takes no batched while loop (one whose condition the batch
                 # decides, a fori_loop's batched bound): the members one after another,
                 # checked as eager code checks them (``lax.map``)
                 if "batched while-loops" not in str(e) or axis_name is not None or kwargs:
                     raise
-                return one_by_one(*args)
-        c, (err, out) = _checked(behaviour(CheckMode.CHECKIFY), run, closed=False)
+                err, out = one_by_one(*args)
         c.finish(err)
         return _wrap(out)
 
