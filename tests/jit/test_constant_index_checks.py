@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jaxtensor as jt
+from test_loop_checks import PY, _jt  # (Python's loops: the oracle's; jaxtensor's)
 
 pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
 
@@ -118,26 +119,7 @@ CONTEXTS = [straight, in_loop, branch_taken, branch_not_taken, top_branch, zero_
             while_not_entered]
 
 
-class PY:
-    @staticmethod
-    def fori(lo: int, hi: int, body: Callable) -> None:
-        for i in range(lo, hi):
-            body(i)
-
-    @staticmethod
-    def while_(cond: Callable, body: Callable) -> None:
-        while bool(cond()):
-            body()
-
-    @staticmethod
-    def cond(p: Any, a: Callable, b: Callable) -> None:
-        (a if bool(p) else b)()
-
-
-class JT:
-    fori = staticmethod(jt.fori_loop)
-    while_ = staticmethod(jt.while_loop)
-    cond = staticmethod(jt.cond)
+JT = _jt()
 
 
 def outcome(run: Callable[[jt.Tensor, jt.Tensor], None]) -> tuple:
