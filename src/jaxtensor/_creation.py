@@ -191,11 +191,22 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     if isinstance(fill_value, _PY_SCALARS):
         if isinstance(fill_value, complex) and dt.kind != "c":
             raise TypeError(f"cannot fill a {dt} Tensor with a complex value")
+        if dt.kind in "iu" and isinstance(fill_value, float):
+            fill_value = _float_to_int(fill_value, dt)
         try:
             fill_value = np.asarray(fill_value, dtype=dt)
         except OverflowError:
             raise OverflowError(f"fill value {fill_value} is out of bounds for {dt}") from None
     return _fill(shape, fill_value, dt, device)
+
+
+def _float_to_int(v: float, dt: np.dtype) -> int:
+    """A float fill value of an integer Tensor, converted as ``astype`` converts: toward
+    zero, saturating at the dtype's bounds (infinities included), NaN to 0."""
+    info = np.iinfo(dt)
+    if v != v:
+        return 0
+    return int(info.max) if v >= info.max else int(info.min) if v <= info.min else int(v)
 
 
 def _like(x: Any, fname: str) -> Tensor:

@@ -13,6 +13,7 @@ from typing import Any
 import jax
 
 from ._core import _config, _dtypes
+from ._core._jax_private import EvalTrace, trace_state
 
 __all__ = ["__array_namespace_info__"]
 
@@ -57,9 +58,13 @@ class ArrayNamespaceInfo:
     __slots__ = ()
 
     def capabilities(self) -> dict[str, Any]:
-        """Boolean indexing and data-dependent shapes work eagerly (under ``jit`` they raise
-        a clear error, see ``NonConcreteBooleanIndexError``); XLA allows 64 dimensions."""
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+        """Boolean indexing and data-dependent shapes work eagerly, not while a function is
+        traced (``jit``, ``grad``, ``vmap``, a loop body: asked there, they are False, so a
+        library asking takes its ``where`` path; see ``NonConcreteBooleanIndexError``); XLA
+        allows 64 dimensions."""
+        eager = type(trace_state.value) is EvalTrace
+        return {"boolean indexing": eager, "data-dependent shapes": eager,
+                "max dimensions": 64}
 
     def default_device(self) -> Any:
         """The device new Tensors go to (JAX's default device)."""

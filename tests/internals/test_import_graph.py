@@ -353,6 +353,7 @@ JIT_ORDER = [
     "_jit._guard",       # the guard of plain calls: signature checks, then the protocol
     "_jit._reads",       # what an eager loop body reads
     "_jit._probes",      # a repeat eager loop's cheap check of what its bodies read
+    "_jit._named",       # what a jaxtensor.jit function names, checked at every call
     "_jit._unfused",     # values XLA:CPU computes once (a loop body's checks)
     "_jit._body_checks",  # a loop body's checks: its gates and carried first failure
     "_jit._check_kinds",  # what each check checks, folded or under checkify

@@ -369,7 +369,7 @@ def test_a_closed_over_tensor_compiles_once(form: str) -> None:
     f = jt.jit(fn)
     n = count_compiles(lambda: (f(3), f(5)))
     assert n == 1 and len(traces) <= max_traces, (n, len(traces))
-    traces.clear()
+    traced = len(traces)  # (not cleared: the function names the list, so a change retraces)
     eager = np.zeros(8, np.float32)
     eager[3] += 1.0
     eager[0:2] *= 2.0
@@ -377,7 +377,7 @@ def test_a_closed_over_tensor_compiles_once(form: str) -> None:
     eager[0:2] *= 2.0
     np.testing.assert_array_equal(t.numpy(), eager)
     f(1)  # (donated, in place: tests/internals/test_jit_internals.py)
-    assert count_compiles(lambda: f(2)) == 0 and not traces
+    assert count_compiles(lambda: f(2)) == 0 and len(traces) == traced
 
 
 # -- a bool argument against a Tensor passed twice (one program each) --------------------

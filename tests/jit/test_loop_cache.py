@@ -241,6 +241,35 @@ def run(xp, fori, while_, x_):
                 x_[(i + int(a) + b) % 4] += s * (a + b) + b
         fori(0, 4, body)
 """,
+    "a namedtuple of numbers and Tensors": """
+from collections import namedtuple
+State = namedtuple("State", "t k c")
+def run(xp, fori, while_, x_):
+    y = xp.zeros(4)
+    def step(s):
+        def body(i):
+            s.t[i] = s.t[i] * s.k + s[2]
+        fori(0, 4, body)
+    for t, k, c in ((x_, 1.0, 0.5), (y, 2.0, 0.5), (x_, 2.0, -1.5), (x_, 3, 1)):
+        step(State(t, k, c))
+    x_[:] = x_ + y * 100
+""",
+    "subclasses of built-in types": """
+from collections import OrderedDict, defaultdict
+class L(list): pass
+class D(dict): pass
+class Meters(float): pass
+class T(tuple): pass
+def run(xp, fori, while_, x_):
+    dd = defaultdict(float, a=1.0)
+    for k in (1.0, 2.0, -0.5):
+        for c in (L([k]), D(a=k), Meters(k), T((k,)), OrderedDict(a=k), dd):
+            def body(i):
+                x_[i] += (c if type(c) is Meters else c[0] if isinstance(c, (L, T))
+                          else c["a"])
+            fori(0, 4, body)
+        dd["a"] = k * 3
+""",
     "aliased Tensors in fresh closures": """
 def run(xp, fori, while_, x_):
     y = xp.zeros(4)

@@ -5,6 +5,7 @@ of kinds jaxtensor cannot hold (``TypeError`` naming the dtype)."""
 from __future__ import annotations
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -66,3 +67,27 @@ def test_asarray_of_mixed_numpy_scalars_promotes_them() -> None:
     assert jt.asarray(obj).dtype == np.asarray(obj).dtype == np.int32
     # a Python scalar beside them is weak, as beside a Tensor (NumPy would widen to int64)
     assert jt.asarray([np.int8(1), 2]).dtype == jt.int8
+
+
+FLOAT_FILLS = [float("inf"), -float("inf"), float("nan"), 1e30, -1e300, 300.0, -300.0, 2.7,
+               -2.7, 0.5, -0.0, 2.0**63, -(2.0**63), 2.0**64, np.float64(-1e20)]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32",
+                                   "int64", "uint64"])
+def test_a_float_fill_of_an_integer_tensor_converts_as_astype(dtype: str) -> None:
+    """``full``/``full_like`` of a float that an integer dtype cannot hold convert it as
+    ``astype`` (and JAX) do: toward zero, saturating, NaN to 0 (NumPy's ``full`` casts
+    unsafely, with platform-dependent results; a library's ``full_like(x, -inf)`` for a
+    running maximum works)."""
+    dt = getattr(jt, dtype)
+    for v in FLOAT_FILLS:
+        want = np.asarray(jnp.full(3, float(v), dtype=np.dtype(dtype)))
+        assert jt.full(3, v, dtype=dt).tolist() == want.tolist(), v
+        assert jt.full_like(jt.zeros(3, dtype=dt), v).tolist() == want.tolist(), v
+        assert jt.asarray([v] * 3).astype(dt).tolist() == want.tolist(), v
+
+
+def test_a_python_int_fill_out_of_range_still_raises() -> None:
+    with pytest.raises(OverflowError, match="300"):
+        jt.full(2, 300, dtype=jt.int8)

@@ -199,3 +199,27 @@ def test_astype():
     with pytest.raises(TypeError, match="real"):
         jt.astype(jt.asarray([1j]), jt.float32)
     assert jt.astype(jt.asarray([True]), jt.complex64).dtype == jt.complex64
+
+
+def test_capabilities_while_traced() -> None:
+    """Inside a traced function a boolean mask cannot select (NonConcreteBooleanIndexError):
+    ``capabilities()`` asked there says so, and a library asking (array-api-extra's
+    ``isclose``, ``apply_where``) takes its ``where`` path, giving the eager result."""
+    import array_api_extra as xpx
+
+    seen = []
+
+    def f(a):
+        seen.append(jt.__array_namespace_info__().capabilities())
+        return xpx.isclose(a, a + 1e-12), xpx.apply_where(a > 0, a, jt.sqrt, fill_value=-1.0)
+
+    a = jt.asarray([0.0, 1.0, 4.0])
+    want = f(a)
+    for run in (jt.jit(f), jax.jit(f), jt.vmap(f)):
+        got = run(a)
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+    assert seen[0]["boolean indexing"] is True and seen[0]["data-dependent shapes"] is True
+    assert all(c["boolean indexing"] is False and c["data-dependent shapes"] is False
+               for c in seen[1:])
+    assert INFO.capabilities()["boolean indexing"] is True

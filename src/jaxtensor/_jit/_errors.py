@@ -216,10 +216,12 @@ class Recompiles:
         self.last: Any = None
 
     def note(self, fn: Callable, spec: Any, inputs: tuple,
-             explain: Callable[[tuple, tuple], str]) -> None:
-        """Count the program of ``spec`` traced with ``inputs`` (``explain(old, new)``: what
-        differs between two ``(spec, input types)``, in the user's words)."""
-        sig = (spec._replace(check=None), tuple([getattr(x, "aval", None) for x in inputs]))
+             explain: Callable[[tuple, tuple], str], named: Hashable = None) -> None:
+        """Count the program of ``spec`` traced with ``inputs`` and the values ``named``
+        (``explain(old, new)``: what differs between two ``(spec, input types, named)``, in
+        the user's words)."""
+        sig = (spec._replace(check=None), tuple([getattr(x, "aval", None) for x in inputs]),
+               named)
         last, self.last = self.last, sig
         if sig in self.traced:
             return
@@ -232,8 +234,8 @@ class Recompiles:
         warnings.warn_explicit(
             f"{name} compiled {_config.RECOMPILE_LIMIT} programs for the same code: "
             f"{explain(last, sig)}. Each new value of what the traced "
-            "program depends on (a static argument, a Python value the code reads, a shape "
-            "or dtype) compiles a new program: pass values that change as arguments (Tensors) "
+            "program depends on (a static argument, a shape or dtype, a Python value the "
+            "code reads) compiles a new program: pass values that change as arguments (Tensors) "
             "instead. Silence this with warnings.filterwarnings('ignore', "
             "category=jaxtensor.RecompileWarning).",
             RecompileWarning,

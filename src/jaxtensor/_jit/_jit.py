@@ -62,7 +62,7 @@ from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import eval_trace as _eval_trace
 from .._core._jax_private import initial_result_paths as _initial_result_paths
 from .._core._jax_private import trace_state as _trace_state
-from . import _check_errors, _checks, _errors, _guard, _protocol, _shardings
+from . import _check_errors, _checks, _errors, _guard, _named, _protocol, _shardings
 from . import _pytree as jpt
 from . import _spec as jsp
 from . import _trace as jtr
@@ -96,6 +96,10 @@ class Jitted:
         # holds any more is dropped, and the function recompiled without it)
         self._implicit: list[weakref.ref[Storage]] = []
         self._scanned = False  # the function's own closure and globals looked at
+        # what the function reads by name (``_named``) as the last trace left it, checked at
+        # every call; what the last two traces started from, for RecompileWarning
+        self._named: _named.Named | None = None
+        self._named_traced: tuple[_named.Named | None, _named.Named | None] = (None, None)
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
         # the check mode of a top-level call (``choose``'s answer, kept: see _retrace)
@@ -122,6 +126,9 @@ class Jitted:
         def jitted(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True  # noqa: F841 - (pytest and IPython hide this frame)
             try:
+                named = state._named
+                if named is not None and not named.same():
+                    state._renamed()
                 if not _config.X64:
                     _errors.check_narrow(*jsp.split(
                         args, kwargs, state._static_argnums, state._static_argnames)[:2])
@@ -348,6 +355,14 @@ class Jitted:
                 self._implicit.append(weakref.ref(st))
         self._forget()
 
+    def _renamed(self) -> None:
+        """A value the function reads by name is not the one traced (``_named.py``): the
+        plans are dropped, and the next call looks at the function's names again."""
+        self._named = None
+        self._implicit = []
+        self._scanned = False
+        self._forget()
+
     def _forget(self) -> None:
         """Drop every plan (the implicit inputs or the check mode changed)."""
         for plan in self._plans.values():
@@ -434,8 +449,23 @@ class Jitted:
 
     def _note_trace(self, spec: jsp.Spec, inputs: tuple) -> None:
         """Count the distinct programs traced for this function (:class:`RecompileWarning`)."""
-        self._recompiles.note(self._fn, spec, inputs, lambda old, new: jsp.explain(
-            self._fn, old, new, self._input_names))
+        named = _named.record(self._fn)
+        self._named_traced = (self._named_traced[1], named)
+        self._recompiles.note(self._fn, spec, inputs, self._explain,
+                              None if named is None else named.key())
+
+    def _traced_names(self) -> None:
+        """A trace ended: the values the function names, as it left them (a list it
+        appended to while traced included), are what later calls are compared with."""
+        self._named = _named.record(self._fn)
+
+    def _explain(self, old: tuple, new: tuple) -> str:
+        """What differs between two traced ``(spec, input types, named)`` of the function."""
+        if old[:2] == new[:2]:
+            before, now = self._named_traced
+            said = None if before is None or now is None else now.explain(before)
+            return said or "a value the function reads by name changed"
+        return jsp.explain(self._fn, old[:2], new[:2], self._input_names)
 
     def _warn_unrolled(self, trace: jtr.Trace) -> None:
         """Warn (once per function) when the trace holds as many writes as a Python loop

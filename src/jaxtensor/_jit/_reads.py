@@ -212,6 +212,10 @@ class Reader:
                 self.value(v.args, f"{where}.args")
                 self.value(v.keywords, f"{where}.keywords")
                 return
+            if isinstance(v, (tuple, list, dict, set, frozenset)):  # (OrderedDict, ...)
+                self._add(where, t)
+                self._builtin(v, where)
+                return
             try:
                 hash(v)
                 self._add(where, t, v)
@@ -220,6 +224,7 @@ class Reader:
         else:  # an object of the user's class: its class and attributes
             self._add(where, t)
             self.value(t, f"type({where})")
+            self._builtin(v, where)
             d = getattr(v, "__dict__", None)
             if d is not None:
                 self.value(d, where)
@@ -227,6 +232,28 @@ class Reader:
                 for name in getattr(c, "__slots__", ()):
                     if isinstance(name, str) and hasattr(v, name):
                         self.value(getattr(v, name), f"{where}.{name}")
+
+    def _builtin(self, v: Any, where: str) -> None:
+        """The value an object of the user's subclass of a built-in type holds as that
+        type (a namedtuple's items, a ``float`` subclass's number), beside its attributes."""
+        if isinstance(v, (tuple, list)):
+            self._add(where, len(v))
+            for j, e in enumerate(v):
+                self.value(e, f"{where}[{j}]")
+        elif isinstance(v, dict):
+            self._add(where, len(v))
+            for key, e in dict.items(v):
+                self.value(key, f"a key of {where}")
+                self.value(e, f"{where}[{key!r}]")
+        elif isinstance(v, (set, frozenset)):
+            self._add(where, len(v))
+            for e in v:
+                self.value(e, f"an element of {where}")
+        else:
+            for base in (bool, int, float, complex, str, bytes):
+                if isinstance(v, base):
+                    self.value(base(v), where)
+                    return
 
     def _argument(self, v: Any, where: str) -> bool:
         """Whether ``v``, read by a body itself, is an argument of the compiled loop (its
