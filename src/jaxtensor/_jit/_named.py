@@ -6,9 +6,9 @@ its default arguments and the globals its code (and the functions defined in it)
 and the same of the user's functions among them (a helper, a nested ``jaxtensor.jit``
 function), up to :data:`MAX_FUNCTIONS`. A call compares them with the current values
 (:meth:`Named.same`): a number by its exact type and value (a float by its bits), a list,
-tuple or dict of up to :data:`MAX_ITEMS` items by its items, a Tensor by identity (held
-weakly), anything else by identity. A call that finds one changed traces the function
-again (a global rebound to another Tensor, a closed-over number rebound, a list item
+tuple or dict of up to :data:`MAX_ITEMS` items by its items (256 items in all), a Tensor
+by identity (held weakly), anything else by identity. A call that finds one changed traces
+the function again (a global rebound to another Tensor, a closed-over number rebound, a list item
 changed): no call runs a program those values would not give. What is inside other
 objects (an attribute, a NumPy array's contents, a longer list) is read when traced, as
 under ``jax.jit``.
@@ -37,13 +37,17 @@ _CELL, _GLOBAL, _DEFAULT = range(3)
 # a function of the user's (by identity, its own names probed after it), a list, tuple or
 # dict by its items (each as the rest)
 _EQ, _FLOAT, _COMPLEX, _GENERIC, _TENSOR, _SAME, _FN, _ITEMS, _DICT = range(9)
-#: the most items of a list, tuple or dict compared item by item (a longer one: by identity)
+#: the most items of a list, tuple or dict compared item by item (a longer one: by
+#: identity), and of all of one function's containers together
 MAX_ITEMS = 64
+_ALL_ITEMS = 256
 _DEPTH = 3  # (containers in containers compared item by item, this deep)
 _ABSENT = object()  # (a global not defined, or an empty cell)
 
 
-def _probe(v: Any, depth: int = 0) -> tuple:
+def _probe(v: Any, budget: list[int], depth: int = 0) -> tuple:
+    """How to compare a later value with ``v`` (``budget``: the items containers may still
+    be compared by, shared by all of a function's probes)."""
     t = type(v)
     if t in _reads._EXACT:
         return (_EQ, t, v)
@@ -55,10 +59,12 @@ def _probe(v: Any, depth: int = 0) -> tuple:
         return (_GENERIC, t, v.tobytes())
     if isinstance(v, Tensor):
         return (_TENSOR, weakref.ref(v))
-    if (t is list or t is tuple) and depth < _DEPTH and len(v) <= MAX_ITEMS:
-        return (_ITEMS, t, tuple([_probe(e, depth + 1) for e in v]))
-    if t is dict and depth < _DEPTH and len(v) <= MAX_ITEMS:
-        return (_DICT, tuple(v), tuple([_probe(e, depth + 1) for e in v.values()]))
+    if (t is list or t is tuple or t is dict) and depth < _DEPTH and len(v) <= min(
+            MAX_ITEMS, budget[0]):
+        budget[0] -= len(v)
+        if t is dict:
+            return (_DICT, tuple(v), tuple([_probe(e, budget, depth + 1) for e in v.values()]))
+        return (_ITEMS, t, tuple([_probe(e, budget, depth + 1) for e in v]))
     return (_SAME, v)
 
 
@@ -162,6 +168,7 @@ def record(fn: Callable) -> Named | None:
     if top is None:
         return None
     entries: list[tuple] = []
+    budget = [_ALL_ITEMS]
     seen = {id(top)}
     todo: list[tuple[types.FunctionType, str]] = [(top, "")]
     while todo:
@@ -172,18 +179,19 @@ def record(fn: Callable) -> Named | None:
                 v = cell.cell_contents
             except ValueError:
                 v = _ABSENT
-            _add(entries, todo, seen, _CELL, cells, j, v, f"the closed-over {name!r}{of}")
+            _add(entries, todo, seen, budget, _CELL, cells, j, v,
+                 f"the closed-over {name!r}{of}")
         for j, v in enumerate(f.__defaults__ or ()):
-            _add(entries, todo, seen, _DEFAULT, f, j, v, f"default argument {j}{of}")
+            _add(entries, todo, seen, budget, _DEFAULT, f, j, v, f"default argument {j}{of}")
         glob = f.__globals__
         for name in _reads.code_names(f.__code__)[0]:
-            _add(entries, todo, seen, _GLOBAL, glob, name, glob.get(name, _ABSENT),
+            _add(entries, todo, seen, budget, _GLOBAL, glob, name, glob.get(name, _ABSENT),
                  f"the global {name!r}{of}")
     return Named(entries) if entries else None
 
 
-def _add(entries: list, todo: list, seen: set, where: int, box: Any, key: Any, v: Any,
-         label: str) -> None:
+def _add(entries: list, todo: list, seen: set, budget: list[int], where: int, box: Any,
+         key: Any, v: Any, label: str) -> None:
     if v is _ABSENT:
         probe: tuple = (_SAME, _ABSENT)
     else:
@@ -193,5 +201,5 @@ def _add(entries: list, todo: list, seen: set, where: int, box: Any, key: Any, v
             todo.append((g, f" of {g.__qualname__}()"))
             probe = (_FN, v)
         else:
-            probe = _probe(v)
+            probe = _probe(v, budget)
     entries.append((where, box, key, probe, label, _shown(v)))
