@@ -70,32 +70,32 @@ def _probe(v: Any, budget: list[int], depth: int = 0) -> tuple:
 
 def _same(v: Any, p: tuple) -> bool:
     k = p[0]
-    if k is _SAME or k is _FN:
+    if k == _SAME or k == _FN:
         return v is p[1]
     t = type(v)
-    if k is _EQ:
+    if k == _EQ:
         return t is p[1] and v == p[2]
-    if k is _FLOAT:
+    if k == _FLOAT:
         return t is float and v.hex() == p[1]
-    if k is _TENSOR:
+    if k == _TENSOR:
         return p[1]() is v
-    if k is _ITEMS:
+    if k == _ITEMS:
         items = p[2]
         return t is p[1] and len(v) == len(items) and all(map(_same, v, items))
-    if k is _DICT:
+    if k == _DICT:
         items = p[2]
         return (t is dict and len(v) == len(items) and tuple(v) == p[1]
                 and all(map(_same, v.values(), items)))
-    if k is _COMPLEX:
+    if k == _COMPLEX:
         return t is complex and (v.real.hex(), v.imag.hex()) == p[1:]
     return t is p[1] and v.tobytes() == p[2]  # (_GENERIC)
 
 
 def _key(p: tuple) -> Hashable:
     k = p[0]
-    if k is _SAME or k is _FN or k is _TENSOR:
+    if k == _SAME or k == _FN or k == _TENSOR:
         return (k, id(p[1]))
-    if k is _ITEMS or k is _DICT:
+    if k == _ITEMS or k == _DICT:
         return (k, p[1], tuple(map(_key, p[2])))
     return p
 
@@ -135,9 +135,9 @@ class Named:
     def same(self) -> bool:
         """Whether every value read by name is still the one traced."""
         for where, box, key, probe, _, _ in self.entries:
-            if where is _GLOBAL:
+            if where == _GLOBAL:
                 v = box.get(key, _ABSENT)
-            elif where is _CELL:
+            elif where == _CELL:
                 try:
                     v = box[key].cell_contents
                 except ValueError:
