@@ -79,15 +79,19 @@ def make():
     return f, change, lambda: kept + [acc]
 f, change, state = make()
 """,
-    "list and dict items": """
-coef = [1.0, 2.0]
-cfg = {"shift": 0.5, "n": 1}
-def f(x):
-    x[:cfg["n"]] = x[:cfg["n"]] * coef[0] + coef[1] + cfg["shift"]
-def change(k):
-    coef[0] = (3.0, 3.0, -1.0, 0.5)[k]
-    cfg["shift"] = (0.5, 4.0, 4.0, 1.0)[k]
-    cfg["n"] = (1, 1, 2, 3)[k]
+    "tuple items, rebound": """
+coef = (1.0, 2.0)
+def make():
+    cfg = (0.5, 1)
+    def f(x):
+        x[:cfg[1]] = x[:cfg[1]] * coef[0] + coef[1] + cfg[0]
+    def change(k):
+        global coef
+        nonlocal cfg
+        coef = ((3.0, 2.0), (3.0, 2.0), (-1.0, 2.0), (0.5, True))[k]
+        cfg = ((0.5, 1), (4.0, 1), (4.0, 2), (1.0, 3))[k]
+    return f, change
+f, change = make()
 def state():
     return []
 """,
@@ -156,17 +160,17 @@ def test_unchanged_values_compile_nothing() -> None:
     unchanged Tensors: no new program."""
     ns = _module("""
 P = (1.0, 2)
-cfg = {"a": 0.5}
+cfg = (0.5,)
 T = jt.ones(3)
 def f(x):
-    x[...] = x * P[0] + P[1] + cfg["a"] + T
+    x[...] = x * P[0] + P[1] + cfg[0] + T
 """)
     fn = jt.jit(ns["f"])
     x = jt.zeros(3)
     fn(x)
     fn(x)
     ns["P"] = (float("1.0"), 2)
-    ns["cfg"] = {"a": 0.25 + 0.25}
+    ns["cfg"] = (0.25 + 0.25,)
     n = count_compiles(lambda: fn(x))
     assert n == 0
     ns["P"] = (1.0, 3)
@@ -206,3 +210,108 @@ def add(x):
     ns["acc"] = jt.zeros(())
     add(jt.ones(3))
     assert (float(old), float(ns["acc"])) == (6.0, 3.0)
+
+
+_CALLABLES = """
+import functools
+K = 1.0
+class M:
+    def fwd(self, x):
+        x[...] = x * K + 1
+    def __call__(self, x):
+        x[...] = x * K - 1
+def g(a, x, *, c=0.5):
+    x[...] = x * K + a + c
+def loss(x):
+    return jt.sum(x * x * K)
+m = M()
+CALLABLES = {"a method": m.fwd, "a partial": functools.partial(g, 2.0),
+             "a callable object": m, "a keyword-only default": g,
+             "a vmap of a function": jt.vmap(loss), "a grad of a function": jt.grad(loss)}
+def change(k):
+    global K
+    K = float(k + 1)
+    g.__kwdefaults__["c"] = float(k) / 4
+"""
+
+
+@pytest.mark.parametrize("what", ["a method", "a partial", "a callable object",
+                                  "a keyword-only default", "a vmap of a function",
+                                  "a grad of a function"])
+def test_jit_of_other_callables_reads_their_names(what: str) -> None:
+    """``jaxtensor.jit`` of a bound method, a ``functools.partial``, a callable object or a
+    wrapper (``vmap``, ``grad``): the function called is probed, keyword-only defaults
+    too."""
+    eager, compiled = _module(_CALLABLES, jit=False), _module(_CALLABLES)
+    fn = jt.jit(compiled["CALLABLES"][what])
+    for k in range(3):
+        for ns in (eager, compiled):
+            ns["change"](k)
+        args = (2.0,) if what == "a keyword-only default" else ()
+        want, got = jt.arange(1.0, 4.0), jt.arange(1.0, 4.0)
+        w = eager["CALLABLES"][what](*args, want)
+        r = fn(*args, got)
+        if w is not None:
+            want, got = w, r
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), err_msg=f"call {k}")
+
+
+def test_lower_after_a_change_is_the_new_program() -> None:
+    ns = _module("""
+KF = 1.0
+def f(x):
+    x[...] = x * KF
+""")
+    fn = jt.jit(ns["f"])
+    x = jt.ones(2)
+    fn(x)
+    ns["KF"] = 7.25
+    assert "7.25" in fn.lower(x).as_text()
+
+
+def test_a_jit_function_in_an_eager_loop_body_reads_its_names() -> None:
+    """An eager loop's cache reaches what a ``jaxtensor.jit`` function its body calls
+    reads (its function's globals)."""
+    ns = _module("""
+K = 1.0
+@jt.jit
+def g(x):
+    x[...] = x + K
+def run():
+    a = jt.zeros(3)
+    jt.fori_loop(0, 3, lambda i: g(a))
+    return a
+""")
+    assert ns["run"]().tolist() == [3.0] * 3
+    ns["K"] = 5.0
+    assert ns["run"]().tolist() == [15.0] * 3
+
+
+def test_lists_and_dicts_are_compared_by_identity() -> None:
+    """A list or dict the function names is the same object at every call: a callback
+    appending to it at run time (the program does not read it) compiles nothing, and a key
+    whose ``==`` raises is never compared."""
+    import jax
+
+    ns = _module("""
+import jax
+LOG = []
+class Key:
+    def __hash__(self):
+        return 1
+    def __eq__(self, other):
+        raise RuntimeError("compared")
+CFG = {Key(): 1.0}
+def f(x):
+    x[...] = x + len(CFG)
+    jax.debug.callback(lambda v: LOG.append(float(v)), jt.sum(x).to_jax())
+""")
+    fn = jt.jit(ns["f"])
+    x = jt.zeros(2)
+    fn(x)
+    n = count_compiles(lambda: [fn(x) for _ in range(20)])
+    jax.effects_barrier()
+    assert n == 0 and len(ns["LOG"]) == 21
+    ns["CFG"] = {ns["Key"](): 2.0}
+    fn(x)
+    np.testing.assert_array_equal(np.asarray(x), [22.0, 22.0])

@@ -29,9 +29,7 @@ def body(jitted: Jitted, spec: Spec, plan: Plan, *inputs: Any) -> Any:
     program of its check mode. A check the folded output cannot carry (in a nested trace)
     abandons the trace (``Retrace``): the call is traced again under checkify. The
     closed-over storages the trace met are left on the plan (``plan.discovered``)."""
-    out = _PROGRAMS[spec.check](jitted, spec, plan, CALL.get(), inputs)
-    jitted._traced_names()
-    return out
+    return _PROGRAMS[spec.check](jitted, spec, plan, CALL.get(), inputs)
 
 
 def _once(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple) -> Any:

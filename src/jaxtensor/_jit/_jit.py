@@ -96,8 +96,8 @@ class Jitted:
         # holds any more is dropped, and the function recompiled without it)
         self._implicit: list[weakref.ref[Storage]] = []
         self._scanned = False  # the function's own closure and globals looked at
-        # what the function reads by name (``_named``) as the last trace left it, checked at
-        # every call; what the last two traces started from, for RecompileWarning
+        # what the function reads by name (``_named``) as the last trace started, checked
+        # at every call; what the last two traces started from, for RecompileWarning
         self._named: _named.Named | None = None
         self._named_traced: tuple[_named.Named | None, _named.Named | None] = (None, None)
         # checks in the folded output until one in a nested trace needs checkify
@@ -229,6 +229,8 @@ class Jitted:
     def lower(self, args: tuple, kwargs: dict) -> Any:
         """JAX's ``Lowered`` of the program a call with these arguments runs (its
         ``.compile().as_text()`` is the optimised HLO); nothing is run or written."""
+        if self._named is not None and not self._named.same():
+            self._renamed()
         while True:
             d = self._describe(args, kwargs)
             if d.nested:
@@ -449,15 +451,10 @@ class Jitted:
 
     def _note_trace(self, spec: jsp.Spec, inputs: tuple) -> None:
         """Count the distinct programs traced for this function (:class:`RecompileWarning`)."""
-        named = _named.record(self._fn)
+        named = self._named = _named.record(self._fn)
         self._named_traced = (self._named_traced[1], named)
         self._recompiles.note(self._fn, spec, inputs, self._explain,
                               None if named is None else named.key())
-
-    def _traced_names(self) -> None:
-        """A trace ended: the values the function names, as it left them (a list it
-        appended to while traced included), are what later calls are compared with."""
-        self._named = _named.record(self._fn)
 
     def _explain(self, old: tuple, new: tuple) -> str:
         """What differs between two traced ``(spec, input types, named)`` of the function."""

@@ -1,21 +1,25 @@
 """The Python values a ``jaxtensor.jit`` function reads by name, checked at every call.
 
-A compiled program holds what its trace read from Python as constants. :class:`Named`
-writes down, when a function is traced, the values it reads by name: its closure cells,
-its default arguments and the globals its code (and the functions defined in it) names,
-and the same of the user's functions among them (a helper, a nested ``jaxtensor.jit``
-function), up to :data:`MAX_FUNCTIONS`. A call compares them with the current values
-(:meth:`Named.same`): a number by its exact type and value (a float by its bits), a list,
-tuple or dict of up to :data:`MAX_ITEMS` items by its items (256 items in all), a Tensor
-by identity (held weakly), anything else by identity. A call that finds one changed traces
-the function again (a global rebound to another Tensor, a closed-over number rebound, a list item
-changed): no call runs a program those values would not give. What is inside other
-objects (an attribute, a NumPy array's contents, a longer list) is read when traced, as
-under ``jax.jit``.
+A compiled program holds what its trace read from Python as constants. :func:`record`
+writes down, as a trace starts, the values the function reads by name: its closure cells,
+its defaults (keyword-only ones too) and the globals its code (and the functions defined in
+it) names, and the same of the user's functions among them (a helper, a method, a
+``functools.partial``'s function and arguments, the function a ``jaxtensor.jit``,
+``vmap`` or other ``functools.wraps`` wrapper wraps), up to :data:`MAX_FUNCTIONS`. A call
+compares them with the current values (:meth:`Named.same`): a number by its exact type and
+value (a float by its bits), a tuple of up to :data:`MAX_ITEMS` items by its items, a
+Tensor by identity (held weakly), anything else by identity, a list or a dict included
+(their items may change at run time, through a callback, without the program depending on
+them). A call that finds one changed traces the function again: no call runs a program
+those values would not give. What is inside other objects (a list's or dict's items, an
+attribute, a NumPy array's contents) is read when traced, as under ``jax.jit``.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import os
 import types
 import weakref
 from collections.abc import Callable, Hashable
@@ -29,74 +33,76 @@ from . import _reads
 __all__ = ["MAX_FUNCTIONS", "MAX_ITEMS", "Named", "record"]
 
 #: the most functions of the user's whose names one function's probes look into
-MAX_FUNCTIONS = 16
-
-# where a value is read from: a closure cell, a global, a default argument
-_CELL, _GLOBAL, _DEFAULT = range(3)
-# how it is compared: exactly (type and value), by its bits, by identity (a Tensor weakly),
-# a function of the user's (by identity, its own names probed after it), a list, tuple or
-# dict by its items (each as the rest)
-_EQ, _FLOAT, _COMPLEX, _GENERIC, _TENSOR, _SAME, _FN, _ITEMS, _DICT = range(9)
-#: the most items of a list, tuple or dict compared item by item (a longer one: by
-#: identity), and of all of one function's containers together
+MAX_FUNCTIONS = 64
+#: the most items of a tuple compared item by item (a longer one: by identity)
 MAX_ITEMS = 64
-_ALL_ITEMS = 256
-_DEPTH = 3  # (containers in containers compared item by item, this deep)
+
+# where a value is read from: a closure cell, a global, a default, a keyword-only default
+_CELL, _GLOBAL, _DEFAULT, _KWDEFAULT = range(4)
+# how it is compared: exactly (type and value), a float or complex number, a NumPy scalar
+# by its bytes, a Tensor by identity (weakly), anything else by identity, a tuple by its
+# items (each as the rest)
+_EQ, _FLOAT, _COMPLEX, _GENERIC, _TENSOR, _SAME, _ITEMS = range(7)
 _ABSENT = object()  # (a global not defined, or an empty cell)
+_LIBRARY_FILES = (os.path.dirname(os.path.dirname(__file__)) + os.sep,)
 
 
-def _probe(v: Any, budget: list[int], depth: int = 0) -> tuple:
-    """How to compare a later value with ``v`` (``budget``: the items containers may still
-    be compared by, shared by all of a function's probes)."""
+def _probe(v: Any, depth: int = 0) -> tuple:
+    """How to compare a later value with ``v``."""
     t = type(v)
     if t in _reads._EXACT:
         return (_EQ, t, v)
     if t is float:
-        return (_FLOAT, v.hex())
+        return (_FLOAT, v)
     if t is complex:
-        return (_COMPLEX, v.real.hex(), v.imag.hex())
+        return (_COMPLEX, v)
     if isinstance(v, np.generic):
         return (_GENERIC, t, v.tobytes())
     if isinstance(v, Tensor):
         return (_TENSOR, weakref.ref(v))
-    if (t is list or t is tuple or t is dict) and depth < _DEPTH and len(v) <= min(
-            MAX_ITEMS, budget[0]):
-        budget[0] -= len(v)
-        if t is dict:
-            return (_DICT, tuple(v), tuple([_probe(e, budget, depth + 1) for e in v.values()]))
-        return (_ITEMS, t, tuple([_probe(e, budget, depth + 1) for e in v]))
+    if t is tuple and depth < 3 and len(v) <= MAX_ITEMS:
+        return (_ITEMS, tuple([_probe(e, depth + 1) for e in v]))
     return (_SAME, v)
+
+
+def _same_float(a: float, b: float) -> bool:
+    """``a`` and ``b`` give the same program: equal, with the same sign (``-0.0`` is not
+    ``0.0``), or both NaN."""
+    if a == b:
+        return a != 0.0 or math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a != a and b != b
 
 
 def _same(v: Any, p: tuple) -> bool:
     k = p[0]
-    if k == _SAME or k == _FN:
+    if k == _SAME:
         return v is p[1]
     t = type(v)
+    if k == _FLOAT:
+        return t is float and _same_float(v, p[1])
     if k == _EQ:
         return t is p[1] and v == p[2]
-    if k == _FLOAT:
-        return t is float and v.hex() == p[1]
     if k == _TENSOR:
         return p[1]() is v
     if k == _ITEMS:
-        items = p[2]
-        return t is p[1] and len(v) == len(items) and all(map(_same, v, items))
-    if k == _DICT:
-        items = p[2]
-        return (t is dict and len(v) == len(items) and tuple(v) == p[1]
-                and all(map(_same, v.values(), items)))
+        items = p[1]
+        return t is tuple and len(v) == len(items) and all(map(_same, v, items))
     if k == _COMPLEX:
-        return t is complex and (v.real.hex(), v.imag.hex()) == p[1:]
+        w = p[1]
+        return t is complex and _same_float(v.real, w.real) and _same_float(v.imag, w.imag)
     return t is p[1] and v.tobytes() == p[2]  # (_GENERIC)
 
 
 def _key(p: tuple) -> Hashable:
     k = p[0]
-    if k == _SAME or k == _FN or k == _TENSOR:
+    if k == _SAME or k == _TENSOR:
         return (k, id(p[1]))
-    if k == _ITEMS or k == _DICT:
-        return (k, p[1], tuple(map(_key, p[2])))
+    if k == _ITEMS:
+        return (k, tuple(map(_key, p[1])))
+    if k == _FLOAT:
+        return (k, p[1].hex())
+    if k == _COMPLEX:
+        return (k, p[1].real.hex(), p[1].imag.hex())
     return p
 
 
@@ -108,17 +114,37 @@ def _shown(v: Any) -> str:
     return type(v).__name__
 
 
-def _user_function(v: Any) -> Callable | None:
-    """The function of the user's whose names ``v`` reads (a ``jaxtensor.jit`` function's
-    own), or None for any other value."""
-    if type(v) is not types.FunctionType:
-        return None
-    inner = getattr(v, "_jaxtensor_jit", None)
+def _library(fn: types.FunctionType) -> bool:
+    """Whether ``fn`` is a library's (jaxtensor's, JAX's, an installed package's): by its
+    code's file, as ``functools.wraps`` copies the wrapped function's module."""
+    path = fn.__code__.co_filename
+    return path.startswith(_LIBRARY_FILES) or _reads._library(fn.__module__) or (
+        "site-packages" in path or "dist-packages" in path)
+
+
+def _followed(v: Any) -> types.FunctionType | None:
+    """The function of the user's whose names a call of ``v`` reads (a method's or a
+    partial's function, a callable object's ``__call__``, what a ``jaxtensor.jit`` function
+    or a wrapper wraps), or None.
+    (A method's object and a partial's arguments are fixed: the method or partial is
+    compared by identity.)"""
+    t = type(v)
+    if t is types.MethodType:
+        return _followed(v.__func__)
+    if t is functools.partial:
+        return _followed(v.func)
+    if t is not types.FunctionType:
+        # (an object of the user's callable class: its class's __call__)
+        call = next((c.__dict__["__call__"] for c in t.__mro__ if "__call__" in c.__dict__),
+                    None)
+        return _followed(call) if type(call) is types.FunctionType else None
+    inner = getattr(v, "_jaxtensor_jit", None)  # (a jaxtensor.jit function: its own)
     if inner is not None:
-        v = inner._fn
-        if type(v) is not types.FunctionType:
-            return None
-    return None if _reads._library(v.__module__) else v
+        return _followed(inner._fn)
+    if _library(v):
+        wrapped = getattr(v, "__wrapped__", None)
+        return None if wrapped is None else _followed(wrapped)
+    return v
 
 
 class Named:
@@ -127,14 +153,15 @@ class Named:
     __slots__ = ("entries",)
 
     def __init__(self, entries: list[tuple]) -> None:
-        #: (where, container, key, probe, label, shown): the value is ``container[key]``'s
-        #: (a cell's contents, a global, a default), compared as ``probe`` says; ``label``
-        #: and ``shown`` say which and what it was, for :meth:`explain`
+        #: (where, container, key, value, probe, label, shown): the value read is
+        #: ``container[key]``'s (a cell's contents, a global, a default); the same object as
+        #: ``value`` (None for a Tensor) or else compared as ``probe`` says; ``label`` and
+        #: ``shown`` say which and what it was, for :meth:`explain`
         self.entries = entries
 
     def same(self) -> bool:
         """Whether every value read by name is still the one traced."""
-        for where, box, key, probe, _, _ in self.entries:
+        for where, box, key, was, probe, _, _ in self.entries:
             if where == _GLOBAL:
                 v = box.get(key, _ABSENT)
             elif where == _CELL:
@@ -142,33 +169,35 @@ class Named:
                     v = box[key].cell_contents
                 except ValueError:
                     v = _ABSENT
-            else:
+            elif where == _DEFAULT:
                 d = box.__defaults__
                 v = d[key] if d is not None and key < len(d) else _ABSENT
-            if not _same(v, probe):
+            else:
+                d = box.__kwdefaults__
+                v = _ABSENT if d is None else d.get(key, _ABSENT)
+            if v is not was and not _same(v, probe):
                 return False
         return True
 
     def key(self) -> tuple:
         """A hashable summary of the values (for counting the programs traced)."""
-        return tuple([_key(p) for _, _, _, p, _, _ in self.entries])
+        return tuple([_key(e[4]) for e in self.entries])
 
     def explain(self, old: Named) -> str | None:
         """What changed from ``old`` to these values, in the user's words."""
         for a, b, ka, kb in zip(old.entries, self.entries, old.key(), self.key()):
-            if a[4] == b[4] and ka != kb:
-                return f"{b[4]} changed ({a[5]} -> {b[5]})"
+            if a[5] == b[5] and ka != kb:
+                return f"{b[5]} changed ({a[6]} -> {b[6]})"
         return None
 
 
 def record(fn: Callable) -> Named | None:
     """The probes of what ``fn`` reads by name now, or None where it reads nothing to
     probe (a function of a library, jaxtensor's own included)."""
-    top = _user_function(fn)
+    top = _followed(fn)
     if top is None:
         return None
     entries: list[tuple] = []
-    budget = [_ALL_ITEMS]
     seen = {id(top)}
     todo: list[tuple[types.FunctionType, str]] = [(top, "")]
     while todo:
@@ -179,27 +208,25 @@ def record(fn: Callable) -> Named | None:
                 v = cell.cell_contents
             except ValueError:
                 v = _ABSENT
-            _add(entries, todo, seen, budget, _CELL, cells, j, v,
-                 f"the closed-over {name!r}{of}")
+            _add(entries, todo, seen, _CELL, cells, j, v, f"the closed-over {name!r}{of}")
         for j, v in enumerate(f.__defaults__ or ()):
-            _add(entries, todo, seen, budget, _DEFAULT, f, j, v, f"default argument {j}{of}")
+            _add(entries, todo, seen, _DEFAULT, f, j, v, f"default argument {j}{of}")
+        for name, v in (f.__kwdefaults__ or {}).items():
+            _add(entries, todo, seen, _KWDEFAULT, f, name, v, f"the default of {name!r}{of}")
         glob = f.__globals__
         for name in _reads.code_names(f.__code__)[0]:
-            _add(entries, todo, seen, budget, _GLOBAL, glob, name, glob.get(name, _ABSENT),
+            _add(entries, todo, seen, _GLOBAL, glob, name, glob.get(name, _ABSENT),
                  f"the global {name!r}{of}")
     return Named(entries) if entries else None
 
 
-def _add(entries: list, todo: list, seen: set, budget: list[int], where: int, box: Any,
-         key: Any, v: Any, label: str) -> None:
-    if v is _ABSENT:
-        probe: tuple = (_SAME, _ABSENT)
-    else:
-        g = _user_function(v)
+def _add(entries: list, todo: list, seen: set, where: int, box: Any, key: Any, v: Any,
+         label: str) -> None:
+    probe = _probe(v) if v is not _ABSENT else (_SAME, _ABSENT)
+    if probe[0] == _SAME and v is not _ABSENT:
+        g = _followed(v)
         if g is not None and id(g) not in seen and len(seen) < MAX_FUNCTIONS:
             seen.add(id(g))
             todo.append((g, f" of {g.__qualname__}()"))
-            probe = (_FN, v)
-        else:
-            probe = _probe(v, budget)
-    entries.append((where, box, key, probe, label, _shown(v)))
+    was = None if probe[0] == _TENSOR else v
+    entries.append((where, box, key, was, probe, label, _shown(v)))

@@ -175,6 +175,9 @@ class Reader:
                 self.value(e, f"{where}[{key!r}]")
         elif t is types.FunctionType:
             self.function(v, where)
+            inner = getattr(v, "_jaxtensor_jit", None)
+            if inner is not None:  # (a jaxtensor.jit function: what its function reads)
+                self.value(inner._fn, where)
         elif t is types.MethodType:
             self._add(where, t)
             self.value(v.__func__, where)
