@@ -145,14 +145,21 @@ def nonzero(
     return tuple(Tensor._wrap(o) for o in _kernels.call(("nonzero", size, fill), build, v))
 
 
-def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:
+def where(condition: Tensor, x1: Any = None, x2: Any = None, /) -> Any:
     """Elements of ``x1`` where ``condition`` is True, else of ``x2`` (both broadcast;
-    Python scalars mix with the other operand's dtype as the standard says).
+    Python scalars mix with the other operand's dtype as the standard says). With neither
+    given, NumPy's one-argument form: ``nonzero(condition)``.
 
     >>> import jaxtensor as jt
     >>> jt.where(jt.asarray([True, False]), jt.asarray([1, 2]), 0).tolist()
     [1, 0]
+    >>> [i.tolist() for i in jt.where(jt.asarray([0, 3, 0, 5]))]
+    [[1, 3]]
     """
+    if x1 is None or x2 is None:
+        if x1 is None and x2 is None:
+            return nonzero(condition)
+        raise ValueError("where(): give both x1 and x2, or neither (for nonzero(condition))")
     c = _args.value(condition, "condition", "where")
     if c.dtype != np.bool_:
         raise TypeError(f"where(): condition must be a boolean Tensor, got {c.dtype}")

@@ -80,10 +80,12 @@ def any(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  #
     return _logical("any", jnp.any, x, axis, keepdims)
 
 
-def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = None,
+def diff(x: Tensor, /, n: int = 1, axis: int = -1, prepend: Tensor | None = None,
          append: Tensor | None = None) -> Tensor:
     """The ``n``-th forward difference along ``axis``, after joining ``prepend`` and
-    ``append`` to ``x`` along that axis (their dtypes promote with ``x``'s).
+    ``append`` to ``x`` along that axis (their dtypes promote with ``x``'s). The standard
+    makes ``axis``, ``n``, ``prepend`` and ``append`` keyword-only; they may also be given
+    in NumPy's positional order (``diff(x, 2)`` is the second difference).
 
     >>> import jaxtensor as jt
     >>> jt.diff(jt.asarray([1, 4, 9, 16])).tolist()

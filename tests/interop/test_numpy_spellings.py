@@ -1,0 +1,78 @@
+"""NumPy's spellings of standard functions that clients and ported code use: ``diff(x, n,
+axis)`` positionally and ``where(condition)`` (NumPy's ``nonzero``), against NumPy; and
+scikit-learn's ranking metrics, which use both, against their NumPy results."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_diff_takes_n_and_axis_in_numpys_order(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    shape = tuple(rng.integers(1, 5, rng.integers(1, 4)))
+    a = rng.integers(-9, 9, shape)
+    for axis in range(-a.ndim, a.ndim):
+        for n in range(a.shape[axis] + 1):
+            want = np.diff(a, n, axis)
+            got = jt.diff(jt.asarray(a), n, axis)
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(np.asarray(got), want)
+            np.testing.assert_array_equal(np.asarray(jt.diff(jt.asarray(a), n=n, axis=axis)),
+                                          want)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float64"])
+@pytest.mark.parametrize("ndim", [0, 1, 2, 3])
+def test_where_of_a_condition_alone_is_nonzero(dtype: str, ndim: int) -> None:
+    rng = np.random.default_rng(ndim)
+    a = (rng.integers(0, 3, (3,) * ndim) * (rng.random((3,) * ndim) < 0.6)).astype(dtype)
+    if ndim == 0:
+        with pytest.raises(ValueError):
+            jt.where(jt.asarray(a))
+        return
+    want = np.where(a)
+    got = jt.where(jt.asarray(a))
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), w)
+
+
+def test_where_with_one_of_x1_x2_raises() -> None:
+    with pytest.raises(ValueError, match="both x1 and x2"):
+        jt.where(jt.asarray([True, False]), 1.0)
+
+
+def test_sklearn_ranking_metrics_on_tensors() -> None:
+    """``roc_curve`` calls ``xp.diff(x, 2)`` and ``xp.where(mask)``: on Tensors it gives what
+    it gives on NumPy arrays (a subprocess: SciPy reads ``SCIPY_ARRAY_API`` at import)."""
+    pytest.importorskip("sklearn")
+    code = textwrap.dedent("""
+        import numpy as np, sklearn, jaxtensor as jt
+        from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
+        sklearn.set_config(array_api_dispatch=True)
+        rng = np.random.default_rng(0)
+        for _ in range(5):
+            y = rng.integers(0, 2, 40)
+            s = np.round(rng.random(40), 1)
+            for f in (roc_curve, roc_auc_score, average_precision_score):
+                want = f(y, s)
+                got = f(jt.asarray(y), jt.asarray(s))
+                if f is not roc_curve:
+                    want, got = (want,), (got,)
+                for w, g in zip(want, got, strict=True):
+                    np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-12)
+        print("ok")
+    """)
+    env = dict(os.environ, SCIPY_ARRAY_API="1")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
