@@ -274,27 +274,40 @@ def _correction(c: Any) -> float:
 
 
 def var(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
-        keepdims: bool = False) -> Tensor:
-    """Variance over ``axis``: ``sum(|x - mean|**2) / (N - correction)``.
+        keepdims: bool = False, ddof: Any = None) -> Tensor:
+    """Variance over ``axis``: ``sum(|x - mean|**2) / (N - correction)`` (``ddof``:
+    NumPy's name for ``correction``).
 
     >>> import jaxtensor as jt
     >>> float(jt.var(jt.asarray([1.0, 2.0, 3.0]), correction=1))
     1.0
     """
     dt = _float_dtype(_args.value(x, "x", "var"), "var", False)
-    return _reduce("var", _var, x, axis, keepdims, dt, correction=_correction(correction))
+    return _reduce("var", _var, x, axis, keepdims, dt,
+                   correction=_correction(_ddof(correction, ddof, "var")))
 
 
 def std(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
-        keepdims: bool = False) -> Tensor:
-    """Standard deviation over ``axis`` (the square root of :func:`var`).
+        keepdims: bool = False, ddof: Any = None) -> Tensor:
+    """Standard deviation over ``axis`` (the square root of :func:`var`; ``ddof``: NumPy's
+    name for ``correction``).
 
     >>> import jaxtensor as jt
     >>> float(jt.std(jt.asarray([1.0, 3.0])))
     1.0
     """
     dt = _float_dtype(_args.value(x, "x", "std"), "std", False)
-    return _reduce("std", _std, x, axis, keepdims, dt, correction=_correction(correction))
+    return _reduce("std", _std, x, axis, keepdims, dt,
+                   correction=_correction(_ddof(correction, ddof, "std")))
+
+
+def _ddof(correction: Any, ddof: Any, fname: str) -> Any:
+    """``correction``, or NumPy's ``ddof`` given in its place."""
+    if ddof is None:
+        return correction
+    if not (type(correction) is float and correction == 0.0):
+        raise TypeError(f"{fname}(): give correction or NumPy's ddof, not both")
+    return ddof
 
 
 def _cumulative(name: str, x: Tensor, axis: Any, dtype: Any, include_initial: bool) -> Tensor:

@@ -76,3 +76,15 @@ def test_sklearn_ranking_metrics_on_tensors() -> None:
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
+
+
+@pytest.mark.parametrize("fname", ["std", "var"])
+def test_std_and_var_take_numpys_ddof(fname: str) -> None:
+    a = np.random.default_rng(1).random((3, 5))
+    for ddof in (0, 1, 2, 1.5):
+        for axis in (None, 0, 1, (0, 1)):
+            want = getattr(np, fname)(a, axis=axis, ddof=ddof)
+            got = getattr(jt, fname)(jt.asarray(a), axis=axis, ddof=ddof)
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+    with pytest.raises(TypeError, match="not both"):
+        getattr(jt, fname)(jt.asarray(a), correction=1, ddof=1)
