@@ -341,6 +341,8 @@ class CheckedTrace(JitTrace):
         if self._kept(st, new):
             self.closed[st] = new  # type: ignore[index]
         else:
+            if self.closed:  # (a value kept before is no longer the storage's)
+                self.closed.pop(st, None)
             st.install(new)
 
     def update(self, st: Storage, fn: Any, args: tuple) -> None:
