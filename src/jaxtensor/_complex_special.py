@@ -131,6 +131,25 @@ def cmul(p: Any, q: Any) -> Any:
 @_differentiated_as(jnp.power)
 def cpow(p: Any, q: Any) -> Any:
     r = jnp.power(p, q)
+    pr, pi, qr, qi = jnp.real(p), jnp.imag(p), jnp.real(q), jnp.imag(q)
+    # a positive real base to a real exponent is real: exp(x2 * log(x1)) keeps its zero
+    # imaginary part (10 ** 400.0 is inf + 0j, as NumPy; jnp.power gives inf + nan j)
+    real = (pi == 0) & (pr > 0) & (qi == 0)
+    r = jnp.where(real, _cplx(jnp.power(pr, qr), jnp.zeros_like(pr)), r)
+    # an integer exponent |n| < 100 by repeated multiplication, as NumPy (z ** 2 is z * z,
+    # exactly: 1j ** 2 is -1 + 0j, where exp(2 * log(1j)) leaves -8.7e-08j in complex64)
+    small = (qi == 0) & (jnp.floor(qr) == qr) & (jnp.abs(qr) < 100)
+    n = jnp.where(small, jnp.abs(qr), 0).astype(jnp.int32)
+    square = cmul(p, p)
+    acc = jnp.where(n == 1, p, jnp.where(n == 2, square, jnp.where(n == 3, cmul(p, square),
+                                                                     _ones(p))))
+    base = p
+    for bit in range(7):  # (n >= 4: bit by bit from 1, as NumPy)
+        take = (n >= 4) & (((n >> bit) & 1) == 1)
+        acc = jnp.where(take, cmul(acc, base), acc)
+        base = cmul(base, base)
+    acc = jnp.where(qr < 0, _ones(p) / acc, acc)
+    r = jnp.where(small & (n > 0), acc, r)
     # exp(x2 * log(0)) with real(x2) > 0 is 0 whatever imag(x2) is (NumPy's answer;
     # jnp.power gives NaN where imag(x2) != 0)
     zero_base = (jnp.real(p) == 0) & (jnp.imag(p) == 0)

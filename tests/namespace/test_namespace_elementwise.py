@@ -425,6 +425,46 @@ def test_complex_pow_of_zero_matches_numpy(dtype):
     assert np.asarray(jt.pow(jt.asarray(np.array([0j], dtype)), (2 + 1j))) == 0
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_pow_of_integer_exponents_is_exact_as_numpy(dtype):
+    """An integer exponent |n| < 100 is repeated multiplication, as NumPy: Gaussian integers
+    to small powers are exact (1j ** 2 is -1 + 0j, so angle() and sign masks agree), the
+    rest agree with NumPy to rounding; a Python int exponent as a Tensor one."""
+    rng = np.random.default_rng(0)
+    gauss = np.array([complex(a, b) for a in range(-3, 4) for b in range(-3, 4)], dtype)
+    for n in range(-4, 9):
+        with np.errstate(all="ignore"):
+            want = np.power(gauss, dtype(n))
+        for got in (jt.asarray(gauss) ** n, jt.pow(jt.asarray(gauss), jt.asarray(dtype(n)))):
+            got = np.asarray(got)
+            finite = np.isfinite(want)
+            if n >= 0:
+                np.testing.assert_array_equal(got[finite], want[finite])
+            else:
+                np.testing.assert_allclose(got[finite], want[finite], rtol=1e-6)
+            np.testing.assert_array_equal(np.signbit(got[finite].imag) & (got[finite].imag == 0),
+                                          np.signbit(want[finite].imag) & (want[finite].imag == 0))
+    z = (rng.normal(size=50) + 1j * rng.normal(size=50)).astype(dtype)
+    for n in (-7, -1, 5, 13):
+        want = np.power(z, dtype(n))
+        np.testing.assert_allclose(np.asarray(jt.asarray(z) ** n), want,
+                                   rtol=1e-4 if dtype == np.complex64 else 1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_pow_of_a_positive_real_base_is_real(dtype):
+    """exp(x2 * log(x1)) of a positive real base and a real exponent keeps a zero
+    imaginary part, also where it overflows or underflows (NumPy: inf + 0j, not inf + nan j)."""
+    base = np.array([10.0, 1e30, 0.1, 2.0, 7.5], dtype)
+    for e in (400.0, -400.0, 0.5, 2.5, 1e5, -1e5, 150.25):
+        with np.errstate(all="ignore"):
+            want = np.power(base, dtype(e))
+        got = np.asarray(jt.asarray(base) ** jt.asarray(dtype(e)))
+        np.testing.assert_allclose(got.real, want.real, rtol=1e-5 if dtype == np.complex64
+                                   else 1e-12)
+        np.testing.assert_array_equal(got.imag, np.zeros(base.size))
+
+
 def test_complex_multiply_with_infinity():
     # C99 Annex G: (inf + 0j) * (1 + 1j) is infinite, never NaN + NaN j
     out = complex(jt.multiply(jt.asarray([complex(math.inf, 0)]), complex(1, 1))[0])
