@@ -73,6 +73,29 @@ def integer(k: Any, name: str) -> int:
         raise TypeError(f"{name} must be an integer, got {type(k).__name__}") from None
 
 
+def index(k: Any, name: str) -> int:
+    """``operator.index(k)``: ``TypeError`` naming ``name`` (``"zeros(): shape[1]"``)."""
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {type(k).__name__}") from None
+
+
+def shape(shape: Any, name: str) -> tuple[int, ...]:
+    """An int or a sequence of ints as a shape: ``TypeError`` naming ``name``
+    (``"zeros(): shape"``) otherwise."""
+    if hasattr(shape, "__index__"):
+        return (operator.index(shape),)
+    try:
+        if isinstance(shape, (str, bytes)):
+            raise TypeError
+        items = tuple(shape)
+    except TypeError:
+        raise TypeError(f"{name} must be an int or a sequence of ints, got "
+                        f"{type(shape).__name__}") from None
+    return tuple([index(s, f"{name}[{j}]") for j, s in enumerate(items)])
+
+
 def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     """``axis`` as a non-negative int below ``ndim``: ``TypeError`` when it is no integer,
     ``AxisError`` (NumPy's: an ``IndexError`` and a ``ValueError``) when it is out of
@@ -86,21 +109,21 @@ def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:
     return a % ndim
 
 
-def axes_in_order(axis: Any, ndim: int) -> tuple[int, ...]:
+def axes_in_order(axis: Any, ndim: int, name: str = "axis") -> tuple[int, ...]:
     """An int or a sequence of ints -> checked, non-negative axes in the order given;
-    ``ValueError`` when one repeats."""
+    ``ValueError`` when one repeats (``name``: the argument, ``"sum(): axis"``)."""
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    out = tuple(normalize_axis(a, ndim) for a in axes)
+    out = tuple(normalize_axis(a, ndim, name) for a in axes)
     if len(set(out)) != len(out):
-        raise ValueError(f"repeated axis in {axis!r}")
+        raise ValueError(f"{name} repeats an axis: {axis!r}")
     return out
 
 
-def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+def normalize_axes(axis: Any, ndim: int, name: str = "axis") -> tuple[int, ...]:
     """``None`` -> every axis; an int or a sequence of ints -> sorted, checked axes."""
     if axis is None:
         return tuple(range(ndim))
-    return tuple(sorted(axes_in_order(axis, ndim)))
+    return tuple(sorted(axes_in_order(axis, ndim, name)))
 
 
 #: a Python scalar of each kind, for the dtype rules of a weakly typed traced scalar

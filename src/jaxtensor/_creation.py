@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import operator
 from functools import partial
 from typing import Any
 
@@ -95,10 +94,8 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
     return Tensor._wrap(arr, exported=not copy)
 
 
-def _shape_arg(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)) or hasattr(shape, "__index__"):
-        shape = (operator.index(shape),)
-    shape = tuple(operator.index(s) for s in shape)
+def _shape_arg(shape: Any, fname: str) -> tuple[int, ...]:
+    shape = _args.shape(shape, f"{fname}(): shape")
     if builtins.any(s < 0 for s in shape):
         raise ValueError(f"negative dimensions are not allowed, got shape {shape}")
     return shape
@@ -114,8 +111,8 @@ def _created(fn: Any, device: Any, *static: Any) -> Tensor:
     return Tensor._wrap(_kernels.placed((fn, *static), partial(partial, fn, *static), device))
 
 
-def _fill(shape: Any, value: Any, dtype: np.dtype, device: Any) -> Tensor:
-    shape, device = _shape_arg(shape), as_device(device)
+def _fill(shape: Any, value: Any, dtype: np.dtype, device: Any, fname: str) -> Tensor:
+    shape, device = _shape_arg(shape, fname), as_device(device)
     if type(value) is not int and type(trace_state.value) is EvalTrace:
         # a value other than zeros' and ones' (already of ``dtype``): the kernel's argument
         return Tensor._wrap(_kernels.placed(("fill", shape, dtype), partial(
@@ -136,7 +133,7 @@ def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
            [0, 0])
     """
     dt = _dtypes.default_float if dtype is None else _dtypes.as_dtype(dtype)
-    return _fill(shape, 0, dt, device)
+    return _fill(shape, 0, dt, device, "zeros")
 
 
 def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -148,7 +145,7 @@ def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
            [1., 1.])
     """
     dt = _dtypes.default_float if dtype is None else _dtypes.as_dtype(dtype)
-    return _fill(shape, 1, dt, device)
+    return _fill(shape, 1, dt, device, "ones")
 
 
 def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -158,7 +155,8 @@ def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
     >>> jt.empty((1, 2)).shape
     (1, 2)
     """
-    return zeros(shape, dtype=dtype, device=device)
+    dt = _dtypes.default_float if dtype is None else _dtypes.as_dtype(dtype)
+    return _fill(shape, 0, dt, device, "empty")
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -182,8 +180,9 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
             dt = np.dtype(fill_value.dtype) if weak is None else _infer_python_dtype(weak)
         if isinstance(weak, complex) and dt.kind != "c":
             raise TypeError(f"cannot fill a {dt} Tensor with a complex value")
-        _args.check_weak(fill_value, weak, dt)
-        return _fill(shape, fill_value.astype(dt), dt, device)
+        if not (isinstance(weak, float) and dt.kind in "iu"):  # (converted as astype)
+            _args.check_weak(fill_value, weak, dt)
+        return _fill(shape, fill_value.astype(dt), dt, device, "full")
     if dtype is None:
         dt = _infer_python_dtype(fill_value)
     else:
@@ -197,7 +196,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
             fill_value = np.asarray(fill_value, dtype=dt)
         except OverflowError:
             raise OverflowError(f"fill value {fill_value} is out of bounds for {dt}") from None
-    return _fill(shape, fill_value, dt, device)
+    return _fill(shape, fill_value, dt, device, "full")
 
 
 def _float_to_int(v: float, dt: np.dtype) -> int:
@@ -234,7 +233,7 @@ def zeros_like(x: Tensor, /, dtype: Any = None, *, device: Any = None) -> Tensor
            [0, 0])
     """
     x = _like(x, "zeros_like")
-    return _fill(x.shape, 0, _like_dtype(x, dtype), _dev(x, device))
+    return _fill(x.shape, 0, _like_dtype(x, dtype), _dev(x, device), "zeros_like")
 
 
 def ones_like(x: Tensor, /, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -246,7 +245,7 @@ def ones_like(x: Tensor, /, dtype: Any = None, *, device: Any = None) -> Tensor:
            [1, 1])
     """
     x = _like(x, "ones_like")
-    return _fill(x.shape, 1, _like_dtype(x, dtype), _dev(x, device))
+    return _fill(x.shape, 1, _like_dtype(x, dtype), _dev(x, device), "ones_like")
 
 
 def empty_like(x: Tensor, /, dtype: Any = None, *, device: Any = None) -> Tensor:
@@ -327,11 +326,11 @@ def eye(
             [0, 0, 1]])
     """
     dt = _dtypes.default_float if dtype is None else _dtypes.as_dtype(dtype)
-    n = operator.index(n_rows)
-    m = n if n_cols is None else operator.index(n_cols)
+    n = _args.index(n_rows, "eye(): n_rows")
+    m = n if n_cols is None else _args.index(n_cols, "eye(): n_cols")
     if n < 0 or m < 0:
         raise ValueError(f"eye() needs non-negative sizes, got {n} x {m}")
-    k = operator.index(k)
+    k = _args.index(k, "eye(): k")
     return _created(jnp.eye, as_device(device), n, m, k, dt)
 
 
@@ -366,7 +365,7 @@ def linspace(
         dt = _dtypes.as_dtype(dtype)
         if cplx and dt.kind != "c":
             raise TypeError(f"linspace() with complex bounds needs a complex dtype, got {dt}")
-    num = operator.index(num)
+    num = _args.index(num, "linspace(): num")
     if num < 0:
         raise ValueError(f"linspace() needs num >= 0, got {num}")
     work = np.complex128 if dt.kind == "c" else np.float64
@@ -409,7 +408,7 @@ def _tri(name: str, fn: Any, x: Tensor, k: int) -> Tensor:
     x = _args.tensor(x, "x", name)
     if x.ndim < 2:
         raise ValueError(f"{name}() needs at least 2 dimensions, got shape {x.shape}")
-    k = operator.index(k)
+    k = _args.index(k, "eye(): k")
     return Tensor._wrap(_kernels.call((name, k), lambda: lambda a: fn(a, k=k), x._value()))
 
 

@@ -429,8 +429,9 @@ def _index_put_inplace(x: Tensor, indices: Any, values: Any, accumulate: bool) -
     p = resolve(idx, shape)
     if p.shape is None:
         raise NonConcreteBooleanIndexError(
-            "index_put(accumulate=True) with a boolean mask inside jit selects a data-dependent "
-            "number of elements; use jaxtensor.nonzero(mask, size=...) for the indices"
+            "index_put(accumulate=True) with a boolean mask inside jit/grad/vmap selects a "
+            "data-dependent number of elements; use jaxtensor.nonzero(mask, size=...) for the "
+            "indices"
         )
     v = prepare_value(values, x.dtype, p.shape)
     if math.prod(p.shape) == 0:

@@ -39,9 +39,7 @@ __all__ = [
 
 
 def _resolve_shape(old: tuple[int, ...], shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, int):
-        shape = (shape,)
-    shape = tuple(operator.index(s) for s in shape)
+    shape = _args.shape(shape, "reshape(): shape")
     size = math.prod(old)
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:
@@ -95,7 +93,7 @@ def permute_dims(x: Tensor, /, axes: tuple[int, ...]) -> Tensor:
     """
     x = _args.tensor(x, "x", "permute_dims")
     n = x.ndim
-    axes = tuple(_args.normalize_axis(a, n) for a in axes)
+    axes = tuple(_args.normalize_axis(a, n, "permute_dims(): axes") for a in axes)
     if sorted(axes) != list(range(n)):
         raise ValueError(f"axes {axes} are not a permutation of the {n} dimensions")
     return x._derive(_view.compose_axes(x._view, x.shape, list(axes)))
@@ -123,7 +121,8 @@ def moveaxis(x: Tensor, source: Any, destination: Any, /) -> Tensor:
     """
     x = _args.tensor(x, "x", "moveaxis")
     n = x.ndim
-    src, dst = _args.axes_in_order(source, n), _args.axes_in_order(destination, n)
+    src = _args.axes_in_order(source, n, "moveaxis(): source")
+    dst = _args.axes_in_order(destination, n, "moveaxis(): destination")
     if len(src) != len(dst):
         raise ValueError("moveaxis: source and destination must have the same number of axes")
     order = [a for a in range(n) if a not in src]
@@ -144,7 +143,7 @@ def expand_dims(x: Tensor, /, axis: Any = 0) -> Tensor:
     """
     x = _args.tensor(x, "x", "expand_dims")
     n = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
-    axes = _args.axes_in_order(axis, n)
+    axes = _args.axes_in_order(axis, n, "expand_dims(): axis")
     order: list[int] = []
     it = iter(range(x.ndim))
     for a in range(n):
@@ -163,7 +162,7 @@ def squeeze(x: Tensor, /, axis: Any) -> Tensor:
     (3,)
     """
     x = _args.tensor(x, "x", "squeeze")
-    axes = _args.axes_in_order(axis, x.ndim)
+    axes = _args.axes_in_order(axis, x.ndim, "squeeze(): axis")
     for a in axes:
         if x.shape[a] != 1:
             raise ValueError(
@@ -186,7 +185,8 @@ def flip(x: Tensor, /, *, axis: Any = None) -> Tensor:
     [[4, 3], [2, 1]]
     """
     x = _args.tensor(x, "x", "flip")
-    axes = range(x.ndim) if axis is None else _args.axes_in_order(axis, x.ndim)
+    axes = range(x.ndim) if axis is None else _args.axes_in_order(
+        axis, x.ndim, "flip(): axis")
     key = tuple(slice(None, None, -1) if a in axes else slice(None) for a in range(x.ndim))
     return x[key] if key else x[...]  # (x[()] of a 0-D Tensor is its value, not a view)
 
@@ -235,8 +235,7 @@ def broadcast_to(x: Tensor, /, shape: Any) -> Tensor:
     (2, 2)
     """
     v = _args.value(x, "x", "broadcast_to")
-    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else tuple(
-        operator.index(s) for s in shape)
+    shape = _args.shape(shape, "broadcast_to(): shape")
     xs = tuple(v.shape)
     if len(shape) < len(xs) or any(
         d != 1 and d != s for d, s in zip(xs[::-1], shape[::-1])
@@ -293,7 +292,7 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Tensor:
                     f"concat(): all Tensors must have the same number of dimensions, got "
                     f"{[tuple(w.shape) for w in vals]}"
                 )
-        ax = _args.normalize_axis(axis, nd)
+        ax = _args.normalize_axis(axis, nd, "concat(): axis")
         for v in vals:
             if tuple(v.shape[:ax]) + tuple(v.shape[ax + 1:]) != tuple(
                     vals[0].shape[:ax]) + tuple(vals[0].shape[ax + 1:]):
@@ -331,7 +330,7 @@ def stack(arrays: Any, /, *, axis: int = 0) -> Tensor:
                 f"stack(): all Tensors must have the same shape, got "
                 f"{[tuple(w.shape) for w in vals]}"
             )
-    ax = _args.normalize_axis(axis, len(shape) + 1)
+    ax = _args.normalize_axis(axis, len(shape) + 1, "stack(): axis")
 
     def build() -> Any:
         def f(*vs: Any) -> Any:
@@ -352,7 +351,7 @@ def unstack(x: Tensor, /, *, axis: int = 0) -> tuple[Tensor, ...]:
     v = _args.value(x, "x", "unstack")
     if v.ndim == 0:
         raise ValueError("unstack() needs a Tensor with at least one dimension")
-    ax = _args.normalize_axis(axis, v.ndim)
+    ax = _args.normalize_axis(axis, v.ndim, "unstack(): axis")
     n = v.shape[ax]
 
     def build() -> Any:
@@ -379,7 +378,7 @@ def repeat(x: Tensor, repeats: Any, /, *, axis: int | None = None) -> Tensor:
         n = v.size
         ax = None
     else:
-        ax = _args.normalize_axis(axis, v.ndim)
+        ax = _args.normalize_axis(axis, v.ndim, "repeat(): axis")
         n = v.shape[ax]
     if not isinstance(repeats, (int, np.integer)):  # an array of counts, any array-like
         r = _args.value(repeats, "repeats", "repeat")
@@ -430,9 +429,9 @@ def roll(x: Tensor, /, shift: Any, *, axis: Any = None) -> Tensor:
     """
     v = _args.value(x, "x", "roll")
     if isinstance(shift, (tuple, list)):
-        sh: Any = tuple(operator.index(s) for s in shift)
+        sh: Any = tuple(_args.index(s, "roll(): shift") for s in shift)
     else:
-        sh = operator.index(shift)
+        sh = _args.index(shift, "roll(): shift")
     if axis is None:
         if isinstance(sh, tuple):
             if len(sh) != 1:
@@ -440,7 +439,7 @@ def roll(x: Tensor, /, shift: Any, *, axis: Any = None) -> Tensor:
             sh = sh[0]
         ax: Any = None
     elif isinstance(axis, (tuple, list)):
-        ax = tuple(_args.normalize_axis(a, v.ndim) for a in axis)
+        ax = tuple(_args.normalize_axis(a, v.ndim, "roll(): axis") for a in axis)
         if isinstance(sh, int):
             sh = (sh,) * len(ax)
         if len(sh) != len(ax):
@@ -448,7 +447,7 @@ def roll(x: Tensor, /, shift: Any, *, axis: Any = None) -> Tensor:
                 f"roll(): shift {shift!r} and axis {axis!r} must have the same length"
             )
     else:
-        ax = _args.normalize_axis(axis, v.ndim)
+        ax = _args.normalize_axis(axis, v.ndim, "roll(): axis")
         if isinstance(sh, tuple):
             raise ValueError("roll(): a tuple shift needs a tuple axis of the same length")
 
@@ -467,8 +466,7 @@ def tile(x: Tensor, repetitions: Any, /) -> Tensor:
     [1, 2, 1, 2]
     """
     v = _args.value(x, "x", "tile")
-    reps = (tuple(operator.index(r) for r in repetitions)
-            if isinstance(repetitions, (tuple, list)) else (operator.index(repetitions),))
+    reps = _args.shape(repetitions, "tile(): repetitions")
     if any(r < 0 for r in reps):
         raise ValueError(f"tile(): repetitions must be non-negative, got {reps}")
     return _args.wrap(_kernels.call(("tile", reps), lambda: lambda a: jnp.tile(a, reps), v), x)

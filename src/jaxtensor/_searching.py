@@ -32,7 +32,7 @@ def _arg_reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Ten
     dt = np.dtype(v.dtype)
     if dt.kind == "c":
         raise TypeError(f"{name}() needs a real-valued Tensor, got {dt}")
-    ax = None if axis is None else _args.normalize_axis(axis, v.ndim)
+    ax = None if axis is None else _args.normalize_axis(axis, v.ndim, f"{name}(): axis")
     # (an empty result, from a zero-size axis not reduced, is fine: NumPy's rule)
     if ax is None and v.size == 0:
         raise ValueError(f"{name}() of an empty Tensor: there is no {name[3:]}imum")
@@ -80,7 +80,7 @@ def count_nonzero(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> 
     2
     """
     v = _args.value(x, "x", "count_nonzero")
-    axes = _args.normalize_axes(axis, v.ndim)
+    axes = _args.normalize_axes(axis, v.ndim, "count_nonzero(): axis")
     keep = bool(keepdims)
     idx = _dtypes.default_index
 

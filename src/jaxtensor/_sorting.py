@@ -41,7 +41,7 @@ def argsort(
     if v.ndim == 0:
         ax = None
     else:
-        ax = _args.normalize_axis(axis, v.ndim)
+        ax = _args.normalize_axis(axis, v.ndim, "argsort(): axis")
     desc = bool(descending)
     idx = _dtypes.default_index
 
@@ -69,7 +69,7 @@ def sort(
     _check(v, "sort")
     if v.ndim == 0:
         return _args.wrap(_kernels.call(("sort0",), lambda: lambda a: a, v), x)
-    ax = _args.normalize_axis(axis, v.ndim)
+    ax = _args.normalize_axis(axis, v.ndim, "sort(): axis")
     desc = bool(descending)
 
     def build() -> Any:

@@ -54,7 +54,7 @@ def accumulation_dtype(dt: np.dtype, dtype: Any) -> np.dtype:
 def _reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool,
             dt: np.dtype | None = None, **static: Any) -> Tensor:
     v = _args.value(x, "x", name)
-    axes = _args.normalize_axes(axis, v.ndim)
+    axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
     keep = bool(keepdims)
     items = tuple(sorted(static.items()))
 
@@ -121,7 +121,7 @@ def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
     v = _args.value(x, "x", name)
     if np.dtype(v.dtype).kind == "c":
         raise TypeError(f"{name}() needs a real-valued Tensor, got {v.dtype}")
-    axes = _args.normalize_axes(axis, v.ndim)
+    axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
     if any(v.shape[a] == 0 for a in axes) or (v.size == 0 and not axes and v.ndim == 0):
         raise ValueError(
             f"{name}() over zero elements has no identity; reduce a non-empty Tensor or use "
@@ -320,7 +320,7 @@ def _cumulative(name: str, x: Tensor, axis: Any, dtype: Any, include_initial: bo
             )
         ax = 0
     else:
-        ax = _args.normalize_axis(axis, builtins.max(v.ndim, 1))
+        ax = _args.normalize_axis(axis, builtins.max(v.ndim, 1), f"{name}(): axis")
     dt = accumulation_dtype(np.dtype(v.dtype), dtype)
     init = bool(include_initial)
     is_sum = name == "cumulative_sum"

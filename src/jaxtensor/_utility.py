@@ -47,7 +47,7 @@ def shares_memory(a: Tensor, b: Tensor, /) -> bool:
 
 def _logical(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
     v = _args.value(x, "x", name)
-    axes = _args.normalize_axes(axis, v.ndim)
+    axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
     keep = bool(keepdims)
 
     complex_input = jnp.issubdtype(v.dtype, jnp.complexfloating)

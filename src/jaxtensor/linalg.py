@@ -378,7 +378,7 @@ def matrix_power(x: Tensor, n: int, /) -> Tensor:
             f"linalg.matrix_power() needs (stacks of) square matrices, got shape "
             f"{tuple(v.shape)}"
         )
-    n = operator.index(n)
+    n = _args.index(n, "linalg.matrix_power(): n")
     if n < 0 and dt.kind in "iub":
         dt = _dtypes.default_float
     if n >= 0:
@@ -611,8 +611,12 @@ def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     if dt.kind in "iu":
         dt = _dtypes.default_float
     rdt = _real(dt)
-    axes = _args.normalize_axes(axis, v.ndim)
+    axes = _args.normalize_axes(axis, v.ndim, "linalg.vector_norm(): axis")
     keep = bool(keepdims)
+    if isinstance(ord, (str, bool, np.bool_)) or not isinstance(ord, (int, float, np.number,
+                                                                     Tensor)):
+        raise ValueError(f"linalg.vector_norm(): ord must be a real number or +-inf, got "
+                         f"{ord!r}; matrix norms ('fro', 'nuc') are linalg.matrix_norm's")
     o = float(ord)
     if o == -math.inf and any(v.shape[a] == 0 for a in axes):
         raise ValueError(

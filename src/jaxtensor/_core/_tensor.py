@@ -287,7 +287,8 @@ class Tensor:
     def _scalar(self, kind: type) -> Any:
         if self.shape != ():
             if self.size != 1:
-                raise TypeError(
+                # (NumPy's types: ValueError for .item(), TypeError for float(), int(), ...)
+                raise (ValueError if kind is object else TypeError)(
                     f"only Tensors with one element can be converted to Python scalars, got "
                     f"shape {self.shape}"
                 )

@@ -102,7 +102,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
         f = _masks.frame(x, plan, sig, values, key)
         if _masks.traced(f):  # (x[m] op= v, x[m] = x[m] * 2: see _masks.py)
             return _masks.read(x, f)  # type: ignore[return-value]
-        where = ("inside jit" if any(isinstance(d, Tracer) for d in adv.dyn) else
+        where = ("inside jit/grad/vmap" if any(isinstance(d, Tracer) for d in adv.dyn) else
                  "over the devices of several processes (each process would need the others' "
                  "part of it)")
         raise NonConcreteBooleanIndexError(
@@ -146,7 +146,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             return
         _write_basic(x, tpl, starts, value)
         return
-    if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit: see _masks.py)
+    if type(value) is _masks.MaskedSelection:  # (x[m] op= v inside jit/grad/vmap: see _masks.py)
         _assign_selection(x, plan, sig, values, value, key)
         return
     if any(type(s) is MaskCode for s in sig) and _masks.write(
@@ -155,7 +155,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     adv = _advanced.resolve_plan(plan, values, shape)
     if adv.shape is None:  # (not expressible as where: _masks raised or declined)
         raise NonConcreteBooleanIndexError(
-            "inside jit or over the devices of several processes, a boolean mask can be "
+            "inside jit/grad/vmap or over the devices of several processes, a boolean mask can be "
             "assigned through only alone or with ints, slices and new axes, with a value "
             "that does not depend on the number of True values; otherwise use "
             "jaxtensor.where(mask, value, x)"

@@ -178,7 +178,7 @@ def write(x: Tensor, plan: Plan, sig: tuple, values: list[Any], value: Any) -> b
             return False  # (needs the count, or raises NumPy's error: the general path)
         if fits is None:
             raise NonConcreteBooleanIndexError(
-                "inside jit a value shaped like a boolean mask's selection cannot be "
+                "inside jit/grad/vmap a value shaped like a boolean mask's selection cannot be "
                 "assigned: the number of True values is not known while tracing; assign a "
                 "scalar (or a value broadcast along the selection), or use "
                 "jaxtensor.where(mask, values, x)"
@@ -236,7 +236,7 @@ def _where_kernel(steps: tuple, comp: str | None, one: tuple[int, ...], layout: 
 
 # -- a selection through a traced mask ---------------------------------------------------
 READ_ERROR = (
-    "a boolean mask inside jit selects a data-dependent number of elements; x[mask] can "
+    "a boolean mask inside jit/grad/vmap selects a data-dependent number of elements; x[mask] can "
     "only be assigned back through the mask (x[mask] += v, x[mask] = x[mask] * 2 - "
     "y[mask]), otherwise use jaxtensor.where(mask, x, other), or "
     "jaxtensor.nonzero(mask, size=...) for a static-size index"
@@ -280,7 +280,7 @@ class MaskedSelection:
             if not self.same_mask(other.frame, tuple(other.value.shape)):
                 raise NonConcreteBooleanIndexError(
                     "two selections through different boolean masks (or frames of different "
-                    "shapes) cannot be combined inside jit: their elements do not match "
+                    "shapes) cannot be combined inside jit/grad/vmap: their elements do not match "
                     "while the masks' values are unknown (a mask written twice, y < 0 and "
                     "y < 0 again, is two masks: name it once, m = y < 0, and use x[m] and "
                     "y[m]); or use jaxtensor.where"
@@ -291,8 +291,9 @@ class MaskedSelection:
         fits = _fits(tuple(t.shape), f.sel, f.p)
         if fits is None:
             raise NonConcreteBooleanIndexError(
-                "inside jit a value shaped like a boolean mask's selection cannot be combined "
-                "with x[mask]: the number of True values is not known while tracing; use a "
+                "inside jit/grad/vmap a value shaped like a boolean mask's selection cannot be "
+                "combined with x[mask]: the number of True values is not known while tracing; "
+                "use a "
                 "scalar (or a value broadcast along the selection), or jaxtensor.where"
             )
         if fits is False:
@@ -394,7 +395,8 @@ def assign(x: Tensor, f: Frame, value: MaskedSelection) -> None:
     y = x._derive(f.view)
     if not value.same_mask(f, tuple(y.shape)):
         raise NonConcreteBooleanIndexError(
-            "inside jit a selection x[mask] can be assigned only through a key with the same "
+            "inside jit/grad/vmap a selection x[mask] can be assigned only through a key with the "
+            "same "
             "boolean mask (the same value: name it once, m = x > 0) over a frame of the "
             "same shape (the number of True values is not known while tracing); use "
             "jaxtensor.where"

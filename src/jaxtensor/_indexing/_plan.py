@@ -61,7 +61,7 @@ class NonConcreteBooleanIndexError(IndexError):
     ...     f(jt.asarray([1.0, -1.0]))
     ... except jt.NonConcreteBooleanIndexError as e:
     ...     print(str(e).split(";")[0])
-    a boolean mask inside jit selects a data-dependent number of elements
+    a boolean mask inside jit/grad/vmap selects a data-dependent number of elements
     """
 
 
@@ -257,8 +257,9 @@ def _bound(b: Any) -> int | None:
         b = b._value()
     if isinstance(b, Tracer):
         raise IndexError(
-            "slice bounds must be concrete: inside jit a traced slice start/stop would give a "
-            "data-dependent shape; use jax.lax.dynamic_slice or index with an integer array"
+            "slice bounds must be concrete: inside jit/grad/vmap a traced slice start/stop would "
+            "give a data-dependent shape; use jax.lax.dynamic_slice or index with an integer "
+            "array"
         )
     try:
         return operator.index(b)
