@@ -6,7 +6,6 @@ nothing."""
 
 from __future__ import annotations
 
-import types
 import warnings
 
 import numpy as np
@@ -14,15 +13,13 @@ import pytest
 
 import jaxtensor as jt
 from measure import count_compiles
+from test_loop_cache import _module as _script
 
 
 def _module(src: str, jit: bool = True) -> dict:
     """``src`` run as a script's top level, in a module of its own (``JIT``: ``jt.jit``, or
     nothing for the eager oracle)."""
-    mod = types.ModuleType("__main__")
-    mod.__dict__.update(np=np, jt=jt, JIT=jt.jit if jit else (lambda f: f))
-    exec(compile(src, "<user_script>", "exec"), mod.__dict__)
-    return mod.__dict__
+    return _script(src, JIT=jt.jit if jit else (lambda f: f))
 
 
 # Each program defines ``f(x)``, which writes ``x`` and may write the Tensors it names, and
