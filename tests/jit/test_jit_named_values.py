@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -312,3 +313,26 @@ def f(x):
     ns["CFG"] = {ns["Key"](): 2.0}
     fn(x)
     np.testing.assert_array_equal(np.asarray(x), [22.0, 22.0])
+
+
+def test_a_rebound_value_is_not_kept_alive() -> None:
+    """A named value rebound (a large array, say) is not held by the function's probes or
+    its RecompileWarning bookkeeping once a call has traced the new one."""
+    import gc
+    import weakref
+
+    ns = _module("""
+import jax.numpy as jnp
+TABLE = jnp.ones(4)
+def f(x):
+    x[...] = x + TABLE
+""")
+    fn = jt.jit(ns["f"])
+    x = jt.zeros(4)
+    fn(x)
+    first = weakref.ref(ns["TABLE"])
+    ns["TABLE"] = jnp.full(4, 2.0)
+    fn(x)
+    gc.collect()
+    assert first() is None
+    np.testing.assert_array_equal(np.asarray(x), [3.0] * 4)

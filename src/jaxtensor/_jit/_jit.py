@@ -99,7 +99,7 @@ class Jitted:
         # what the function reads by name (``_named``) as the last trace started, checked
         # at every call; what the last two traces started from, for RecompileWarning
         self._named: _named.Named | None = None
-        self._named_traced: tuple[_named.Named | None, _named.Named | None] = (None, None)
+        self._named_traced: tuple[tuple | None, tuple | None] = (None, None)
         # checks in the folded output until one in a nested trace needs checkify
         self._own_checks = True
         # the check mode of a top-level call (``choose``'s answer, kept: see _retrace)
@@ -452,15 +452,16 @@ class Jitted:
     def _note_trace(self, spec: jsp.Spec, inputs: tuple) -> None:
         """Count the distinct programs traced for this function (:class:`RecompileWarning`)."""
         named = self._named = _named.record(self._fn)
-        self._named_traced = (self._named_traced[1], named)
+        summary = None if named is None else named.summary()
+        self._named_traced = (self._named_traced[1], summary)
         self._recompiles.note(self._fn, spec, inputs, self._explain,
-                              None if named is None else named.key())
+                              None if summary is None else summary[2])
 
     def _explain(self, old: tuple, new: tuple) -> str:
         """What differs between two traced ``(spec, input types, named)`` of the function."""
         if old[:2] == new[:2]:
             before, now = self._named_traced
-            said = None if before is None or now is None else now.explain(before)
+            said = None if before is None or now is None else _named.Named.explain(before, now)
             return said or "a value the function reads by name changed"
         return jsp.explain(self._fn, old[:2], new[:2], self._input_names)
 

@@ -214,11 +214,19 @@ class Named:
         """A hashable summary of the values (for counting the programs traced)."""
         return tuple([_key(e[4]) for e in self.entries])
 
-    def explain(self, old: Named) -> str | None:
-        """What changed from ``old`` to these values, in the user's words."""
-        for a, b, ka, kb in zip(old.entries, self.entries, old.key(), self.key()):
-            if a[5] == b[5] and ka != kb:
-                return f"{b[5]} changed ({a[6]} -> {b[6]})"
+    def summary(self) -> tuple:
+        """(each value's label, how it was shown, the key): what :meth:`explain` compares,
+        holding none of the values (a large array rebound stays collectable)."""
+        return (tuple(e[5] for e in self.entries), tuple(e[6] for e in self.entries),
+                self.key())
+
+    @staticmethod
+    def explain(old: tuple, new: tuple) -> str | None:
+        """What changed from the values of summary ``old`` to those of ``new``, in the
+        user's words."""
+        for la, lb, sa, sb, ka, kb in zip(old[0], new[0], old[1], new[1], old[2], new[2]):
+            if la == lb and ka != kb:
+                return f"{lb} changed ({sa} -> {sb})"
         return None
 
 
