@@ -67,14 +67,11 @@ def integer(k: Any, name: str) -> int:
     """``k`` as a Python int, not a bool: ``TypeError`` naming ``name`` (``"diff(): n"``)."""
     if isinstance(k, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got bool")
-    try:
-        return operator.index(k)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {type(k).__name__}") from None
+    return index(k, name)
 
 
 def index(k: Any, name: str) -> int:
-    """``operator.index(k)``: ``TypeError`` naming ``name`` (``"zeros(): shape[1]"``)."""
+    """``operator.index(k)``: ``TypeError`` naming ``name`` (``"eye(): k"``)."""
     try:
         return operator.index(k)
     except TypeError:
@@ -83,17 +80,30 @@ def index(k: Any, name: str) -> int:
 
 def shape(shape: Any, name: str) -> tuple[int, ...]:
     """An int or a sequence of ints as a shape: ``TypeError`` naming ``name``
-    (``"zeros(): shape"``) otherwise."""
-    if hasattr(shape, "__index__"):
-        return (operator.index(shape),)
-    try:
+    (``"zeros(): shape"``, ``"zeros(): shape[1]"``) otherwise. (The names are made only
+    for an error: this runs for every creation and reshape.)"""
+    if type(shape) is int:
+        return (shape,)
+    if type(shape) is not tuple:
+        if hasattr(shape, "__index__"):
+            return (operator.index(shape),)
         if isinstance(shape, (str, bytes)):
-            raise TypeError
-        items = tuple(shape)
+            items: Any = None
+        else:
+            try:
+                items = tuple(shape)
+            except TypeError:
+                items = None
+        if items is None:
+            raise TypeError(f"{name} must be an int or a sequence of ints, got "
+                            f"{type(shape).__name__}")
+        shape = items
+    try:
+        return tuple([operator.index(s) for s in shape])
     except TypeError:
-        raise TypeError(f"{name} must be an int or a sequence of ints, got "
-                        f"{type(shape).__name__}") from None
-    return tuple([index(s, f"{name}[{j}]") for j, s in enumerate(items)])
+        for j, s in enumerate(shape):
+            index(s, f"{name}[{j}]")
+        raise
 
 
 def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:

@@ -408,7 +408,7 @@ def _tri(name: str, fn: Any, x: Tensor, k: int) -> Tensor:
     x = _args.tensor(x, "x", name)
     if x.ndim < 2:
         raise ValueError(f"{name}() needs at least 2 dimensions, got shape {x.shape}")
-    k = _args.index(k, "eye(): k")
+    k = _args.index(k, f"{name}(): k")
     return Tensor._wrap(_kernels.call((name, k), lambda: lambda a: fn(a, k=k), x._value()))
 
 

@@ -613,8 +613,7 @@ def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
     rdt = _real(dt)
     axes = _args.normalize_axes(axis, v.ndim, "linalg.vector_norm(): axis")
     keep = bool(keepdims)
-    if isinstance(ord, (str, bool, np.bool_)) or not isinstance(ord, (int, float, np.number,
-                                                                     Tensor)):
+    if not isinstance(ord, (int, float, np.number, Tensor)):
         raise ValueError(f"linalg.vector_norm(): ord must be a real number or +-inf, got "
                          f"{ord!r}; matrix norms ('fro', 'nuc') are linalg.matrix_norm's")
     o = float(ord)

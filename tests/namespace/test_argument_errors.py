@@ -50,6 +50,8 @@ CASES = {
     "linspace num": (lambda: jt.linspace(0, 1, 2.5), TypeError, "linspace(): num"),
     "eye k": (lambda: jt.eye(3, k=1.5), TypeError, "eye(): k"),
     "eye n_cols": (lambda: jt.eye(3, "a"), TypeError, "eye(): n_cols"),
+    "tril k": (lambda: jt.tril(M, k=1.5), TypeError, "tril(): k"),
+    "triu k": (lambda: jt.triu(M, k="a"), TypeError, "triu(): k"),
     "roll shift": (lambda: jt.roll(X, 1.5), TypeError, "roll(): shift"),
     "tile repetitions": (lambda: jt.tile(X, 1.5), TypeError, "tile(): repetitions"),
     "reshape method": (lambda: X.reshape(2.0, 3), TypeError, "reshape(): shape[0]"),

@@ -164,15 +164,9 @@ class Reader:
                 self.value(e, where)
         elif isinstance(v, np.ndarray):
             self._add(where, np.ndarray, v.dtype, v.shape, v.tobytes())
-        elif t is tuple or t is list:
-            self._add(where, t, len(v))
-            for j, e in enumerate(v):
-                self.value(e, f"{where}[{j}]")
-        elif t is dict:
-            self._add(where, t, len(v))
-            for key, e in v.items():
-                self.value(key, f"a key of {where}")
-                self.value(e, f"{where}[{key!r}]")
+        elif t is tuple or t is list or t is dict or t is set or t is frozenset:
+            self._add(where, t)
+            self._builtin(v, where)
         elif t is types.FunctionType:
             self.function(v, where)
             inner = getattr(v, "_jaxtensor_jit", None)
@@ -203,10 +197,6 @@ class Reader:
         elif isinstance(v, property):
             self._add(where, t)
             self.value(v.fget, where)
-        elif t in (set, frozenset):
-            self._add(where, t, len(v))
-            for e in v:
-                self.value(e, f"an element of {where}")
         elif _library(t.__module__):
             # a library's value (a dtype, a jax.Array's sharding, a functools.partial...)
             if t.__module__ == "functools" and t.__name__ == "partial":
@@ -237,8 +227,8 @@ class Reader:
                         self.value(getattr(v, name), f"{where}.{name}")
 
     def _builtin(self, v: Any, where: str) -> None:
-        """The value an object of the user's subclass of a built-in type holds as that
-        type (a namedtuple's items, a ``float`` subclass's number), beside its attributes."""
+        """What a list, tuple, dict or set holds, or an object of a subclass of a built-in
+        type holds as that type (a namedtuple's items, a ``float`` subclass's number)."""
         if isinstance(v, (tuple, list)):
             self._add(where, len(v))
             for j, e in enumerate(v):
