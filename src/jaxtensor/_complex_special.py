@@ -152,8 +152,7 @@ def cpow(p: Any, q: Any) -> Any:
     r = jnp.where(small & (n > 0), acc, r)
     # exp(x2 * log(0)) with real(x2) > 0 is 0 whatever imag(x2) is (NumPy's answer;
     # jnp.power gives NaN where imag(x2) != 0)
-    zero_base = (jnp.real(p) == 0) & (jnp.imag(p) == 0)
-    r = jnp.where(zero_base & (jnp.real(q) > 0), jnp.zeros_like(r), r)
+    r = jnp.where((pr == 0) & (pi == 0) & (qr > 0), jnp.zeros_like(r), r)
     # x ** 0 == 1 for every x (NaN included)
     return jnp.where(q == 0, jnp.ones_like(r), r)
 
