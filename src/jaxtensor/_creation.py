@@ -270,6 +270,14 @@ def full_like(x: Tensor, /, fill_value: Any, dtype: Any = None, *, device: Any =
     return full(x.shape, fill_value, dtype=_like_dtype(x, dtype), device=_dev(x, device))
 
 
+class ZeroStepError(ValueError, ZeroDivisionError):
+    """A zero ``step``: a ``ValueError`` (a bad argument), and NumPy's ``ZeroDivisionError``
+    for code ported from it."""
+
+
+ZeroStepError.__module__ = "builtins"  # (a traceback names it alone, not this module)
+
+
 def arange(
     start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *, device: Any = None
 ) -> Tensor:
@@ -287,7 +295,7 @@ def arange(
     else:
         dt = _dtypes.as_dtype(dtype)
     if step == 0:
-        raise ValueError("arange() step must not be zero")
+        raise ZeroStepError("arange(): step must not be zero")
     if dt.kind in "iu" and builtins.all(
         isinstance(v, int) for v in (start, stop, step)
     ):

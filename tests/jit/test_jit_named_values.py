@@ -77,6 +77,29 @@ def make():
     return f, change, lambda: kept + [acc]
 f, change, state = make()
 """,
+    "a global Tensor rebound, the old one dropped": """
+T = jt.ones(3)
+def f(x):
+    x[...] = x + T * 2
+    T[0] += 1
+def change(k):
+    global T
+    T = (T * 2, jt.zeros(6)[::2] + 0, jt.arange(4.0)[1:], jt.full(1, 5.0))[k]
+def state():
+    return [T]
+""",
+    "a closed-over Tensor rebound, the old one dropped": """
+def make():
+    acc = jt.zeros(())
+    def f(x):
+        acc[...] += jt.sum(x)
+        x[0] = acc
+    def change(k):
+        nonlocal acc
+        acc = acc + k
+    return f, change, lambda: [acc]
+f, change, state = make()
+""",
     "tuple items, rebound": """
 coef = (1.0, 2.0)
 def make():
@@ -336,3 +359,75 @@ def f(x):
     gc.collect()
     assert first() is None
     np.testing.assert_array_equal(np.asarray(x), [3.0] * 4)
+
+
+_REBOUND = """
+W = jt.zeros(3)
+b = jt.zeros(())
+TRACES = []
+@JIT
+def step(x):
+    TRACES.append(1)
+    b[...] += 1
+    return jt.sum(W * x) + b
+"""
+
+
+def test_a_tensor_rebound_in_place_of_one_gone_compiles_nothing() -> None:
+    """``W = W - lr * g`` between calls of a function that reads the global ``W``: the new
+    Tensor takes the old one's place in the program (nothing can reach the old one), so
+    calls after the first trace and compile nothing, and each reads the ``W`` of its call."""
+    ns = _module(_REBOUND)
+    w, b = np.zeros(3), 0.0
+    x = jt.asarray([1.0, 2.0, 3.0])
+    got, want = [], []
+
+    def calls() -> None:
+        nonlocal w, b
+        for _ in range(5):
+            got.append(float(ns["step"](x)))
+            b += 1
+            want.append(float(np.sum(w * [1.0, 2.0, 3.0]) + b))
+            ns["W"] = ns["W"] - 0.5 * x
+            w = w - 0.5 * np.array([1.0, 2.0, 3.0])
+
+    calls()
+    assert len(ns["TRACES"]) == 1
+    assert count_compiles(calls) == 0 and len(ns["TRACES"]) == 1
+    assert got == want
+    np.testing.assert_array_equal(np.asarray(ns["W"]), w)
+    assert float(ns["b"]) == b
+
+
+@pytest.mark.parametrize("rebind", ["the old one kept", "a view", "another shape",
+                                    "the argument", "two names to one Tensor"])
+def test_a_tensor_rebound_otherwise_traces_again(rebind: str) -> None:
+    """Where the old Tensor lives on, or the new one is a view, another shape, an argument
+    or what another name holds too, a trace decides: the call computes what it does
+    eagerly."""
+    src = _REBOUND + "V = jt.ones(3)\n@JIT\ndef both(x):\n    return jt.sum(W * x + V)\n"
+    results = []
+    for jit in (False, True):
+        ns = _module(src, jit)
+        fn = ns["both" if rebind == "two names to one Tensor" else "step"]
+        x = jt.asarray([1.0, 2.0, 3.0])
+        out = [float(fn(x))]
+        kept = []
+        if rebind == "the old one kept":
+            kept.append(ns["W"])
+            ns["W"] = ns["W"] + 1
+        elif rebind == "a view":
+            ns["W"] = jt.arange(6.0)[::2]
+        elif rebind == "another shape":
+            ns["W"] = jt.full(1, 2.0)
+        elif rebind == "the argument":
+            ns["W"] = x
+        else:
+            ns["W"] = ns["V"] = jt.full(3, 2.0)
+        out.append(float(fn(x)))
+        x[0] = 10.0  # (where W is x, the next call reads it)
+        out.append(float(fn(x)))
+        results.append(out)
+        if jit and rebind != "two names to one Tensor":
+            assert len(ns["TRACES"]) == 2
+    assert results[1] == results[0]

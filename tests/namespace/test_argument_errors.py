@@ -1,6 +1,7 @@
 """Arguments of the wrong kind raise the error NumPy raises, naming the function and the
 argument: a non-integer axis, shape, count or shift (``TypeError``), an axis out of range
-(``AxisError``), a string ``ord`` of a vector norm (``ValueError``), ``item()`` of several
+(``AxisError``), a string ``ord`` of a vector norm (``ValueError``), a zero ``arange`` step
+(``ValueError``, and NumPy's ``ZeroDivisionError``), ``item()`` of several
 elements (``ValueError``, as NumPy; ``float()`` stays ``TypeError``)."""
 
 from __future__ import annotations
@@ -64,6 +65,9 @@ CASES = {
     "empty float": (lambda: jt.empty(2.5), TypeError, "empty(): shape"),
     "full None": (lambda: jt.full(None, 1.0), TypeError, "full(): shape"),
     "item of two": (lambda: jt.ones(2).item(), ValueError, "one element"),
+    "arange step 0": (lambda: jt.arange(0, 10, 0), ValueError, "arange(): step"),
+    "arange step 0, NumPy's type": (lambda: jt.arange(1.0, 2.0, 0.0), ZeroDivisionError,
+                                    "arange(): step"),
     "float of two": (lambda: float(jt.ones(2)), TypeError, "one element"),
 }
 
@@ -83,6 +87,7 @@ def test_numpy_raises_the_same_types() -> None:
                       (lambda: np.ones(2).item(), ValueError),
                       (lambda: float(np.ones(2)), TypeError),
                       (lambda: np.linspace(0, 1, 2.5), TypeError),
+                      (lambda: np.arange(1.0, 2.0, 0.0), ZeroDivisionError),
                       (lambda: np.linalg.norm(np.ones(3), ord="fro"), ValueError)):
         with pytest.raises(exc):
             call()

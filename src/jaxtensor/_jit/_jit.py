@@ -128,7 +128,7 @@ class Jitted:
             try:
                 named = state._named
                 if named is not None and not named.same():
-                    state._renamed()
+                    state._names_changed()
                 if not _config.X64:
                     _errors.check_narrow(*jsp.split(
                         args, kwargs, state._static_argnums, state._static_argnames)[:2])
@@ -230,7 +230,7 @@ class Jitted:
         """JAX's ``Lowered`` of the program a call with these arguments runs (its
         ``.compile().as_text()`` is the optimised HLO); nothing is run or written."""
         if self._named is not None and not self._named.same():
-            self._renamed()
+            self._names_changed()
         while True:
             d = self._describe(args, kwargs)
             if d.nested:
@@ -356,6 +356,22 @@ class Jitted:
             if st not in known:
                 self._implicit.append(weakref.ref(st))
         self._forget()
+
+    def _names_changed(self) -> None:
+        """A value the function reads by name is not the one traced: the plans stay where
+        only Tensors were rebound, each in place of one that is gone (``Named.rebound``),
+        and take the new Tensors' storages in the old ones' places; else they are dropped."""
+        pairs = self._named.rebound()  # type: ignore[union-attr]
+        if pairs is None:
+            return self._renamed()
+        implicit = self._implicit
+        for old, st in pairs:
+            if any(r() is st for r in implicit):
+                return self._renamed()  # (it is already an input: a trace says how)
+            for j, r in enumerate(implicit):
+                if r is old:
+                    implicit[j] = weakref.ref(st)
+        return None
 
     def _renamed(self) -> None:
         """A value the function reads by name is not the one traced (``_named.py``): the

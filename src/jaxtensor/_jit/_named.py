@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import Tensor
+from .._core import Storage, Tensor
 from . import _reads
 
 __all__ = ["MAX_FUNCTIONS", "MAX_ITEMS", "Named", "record"]
@@ -59,7 +59,11 @@ def _probe(v: Any, depth: int = 0) -> tuple:
     if isinstance(v, np.generic):
         return (_GENERIC, t, v.tobytes())
     if isinstance(v, Tensor):
-        return (_TENSOR, weakref.ref(v))
+        # [the Tensor, its storage where it is all of it (else None), its shape, its
+        # dtype]: a list, as :meth:`Named.rebound` moves the probe to a rebound Tensor
+        whole = type(v) is Tensor and v._view is None and v._base is None
+        return (_TENSOR, [weakref.ref(v), weakref.ref(v._storage) if whole else None,
+                          v.shape, v.dtype])
     if t is tuple and depth < 3 and len(v) <= MAX_ITEMS:
         return (_ITEMS, tuple([_probe(e, depth + 1) for e in v]))
     return (_SAME, v)
@@ -83,7 +87,7 @@ def _same(v: Any, p: tuple) -> bool:
     if k == _EQ:
         return t is p[1] and v == p[2]
     if k == _TENSOR:
-        return p[1]() is v
+        return p[1][0]() is v
     if k == _ITEMS:
         items = p[1]
         return t is tuple and len(v) == len(items) and all(map(_same, v, items))
@@ -95,8 +99,10 @@ def _same(v: Any, p: tuple) -> bool:
 
 def _key(p: tuple) -> Hashable:
     k = p[0]
-    if k == _SAME or k == _TENSOR:
+    if k == _SAME:
         return (k, id(p[1]))
+    if k == _TENSOR:
+        return (k, id(p[1][0]))
     if k == _ITEMS:
         return (k, tuple(map(_key, p[1])))
     if k == _FLOAT:
@@ -154,8 +160,8 @@ class Named:
 
     def __init__(self, entries: list[tuple]) -> None:
         #: (where, container, key, value, probe, label, shown): the value read is
-        #: ``container[key]``'s (a cell's contents, a global, a default); the same object as
-        #: ``value`` (None for a Tensor) or else compared as ``probe`` says; ``label`` and
+        #: ``container[key]``'s (a cell's contents, a global, a default: :func:`_read`); the
+        #: same object as ``value`` (None for a Tensor) or else compared as ``probe`` says; ``label`` and
         #: ``shown`` say which and what it was, for :meth:`explain`
         self.entries = entries
         # the same, by where they are read (any order will do: a call is the same only
@@ -173,11 +179,11 @@ class Named:
         terms = []
         for j, (box, key, was, probe) in enumerate(self._globals):
             ns[f"b{j}"], ns[f"g{j}"] = box, probe[1] if probe[0] == _TENSOR else was
-            terms.append(f"b{j}.get({key!r}, A) is g{j}" + ("()" if probe[0] == _TENSOR
+            terms.append(f"b{j}.get({key!r}, A) is g{j}" + ("[0]()" if probe[0] == _TENSOR
                                                               else ""))
         for j, (cell, was, probe) in enumerate(self._cells):
             ns[f"c{j}"], ns[f"v{j}"] = cell, probe[1] if probe[0] == _TENSOR else was
-            terms.append(f"c{j}.cell_contents is v{j}" + ("()" if probe[0] == _TENSOR
+            terms.append(f"c{j}.cell_contents is v{j}" + ("[0]()" if probe[0] == _TENSOR
                                                           else ""))
         src = ("def fast():\n    try:\n        return " + (" and ".join(terms) or "True")
                + "\n    except ValueError:\n        return False\n")
@@ -200,15 +206,36 @@ class Named:
             if v is not was and not _same(v, probe):
                 return False
         for where, box, key, was, probe in self._others:
-            if where == _DEFAULT:
-                d = box.__defaults__
-                v = d[key] if d is not None and key < len(d) else _ABSENT
-            else:
-                d = box.__kwdefaults__
-                v = _ABSENT if d is None else d.get(key, _ABSENT)
+            v = _read(where, box, key)
             if v is not was and not _same(v, probe):
                 return False
         return True
+
+    def rebound(self) -> list[tuple[weakref.ref, Storage]] | None:
+        """Where the values read by name are the ones traced but for Tensors rebound to
+        others of the same shape and dtype, each all of its storage, as was the one traced,
+        whose storage is gone (``W = W - lr * g`` between calls): the probes follow the new
+        Tensors, and the answer is each (old storage's weak reference, new storage); else
+        None. (Nothing can reach a storage that is gone, so a program that took the old
+        storage as an input is the program a trace would make with the new one.)"""
+        moved = []
+        for where, box, key, was, probe in (e[:5] for e in self.entries):
+            v = _read(where, box, key)
+            if v is was or _same(v, probe):
+                continue
+            if probe[0] != _TENSOR:
+                return None
+            old, old_st, shape, dtype = probe[1]
+            if (old_st is None or old_st() is not None or type(v) is not Tensor
+                    or v._view is not None or v._base is not None or v.shape != shape
+                    or v.dtype != dtype):
+                return None
+            moved.append((probe[1], v))
+        pairs = []
+        for held, v in moved:
+            pairs.append((held[1], v._storage))
+            held[0], held[1] = weakref.ref(v), weakref.ref(v._storage)
+        return pairs
 
     def key(self) -> tuple:
         """A hashable summary of the values (for counting the programs traced)."""
@@ -228,6 +255,21 @@ class Named:
             if la == lb and ka != kb:
                 return f"{lb} changed ({sa} -> {sb})"
         return None
+
+
+def _read(where: int, box: Any, key: Any) -> Any:
+    """The value now at ``box[key]`` (as :meth:`Named.same` reads it)."""
+    if where == _GLOBAL:
+        return box.get(key, _ABSENT)
+    if where == _CELL:
+        try:
+            return box[key].cell_contents
+        except ValueError:
+            return _ABSENT
+    d = box.__defaults__ if where == _DEFAULT else box.__kwdefaults__
+    if where == _DEFAULT:
+        return d[key] if d is not None and key < len(d) else _ABSENT
+    return _ABSENT if d is None else d.get(key, _ABSENT)
 
 
 def record(fn: Callable) -> Named | None:
