@@ -59,6 +59,9 @@ def _differentiated_as(plain: Callable) -> Callable[[Callable], Callable]:
     return wrap
 
 
+differentiated_as = _differentiated_as  # (for the real functions of other modules)
+
+
 # -- symmetries ---------------------------------------------------------------------------
 # XLA's complex sqrt, arccos, arcsinh, ... read a zero of either sign as +0, so on a branch
 # cut they give the value of one side for both signed zeros (sqrt(-1 - 0j) = 1j). C99 (and

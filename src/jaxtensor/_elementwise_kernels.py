@@ -120,8 +120,23 @@ def pow(p: Any, q: Any) -> Any:  # noqa: A001 - the standard's name
         return _int_pow(p, q)
     if is_complex(p):
         return cs.cpow(p, q)
+    return _real_pow(p, q)
+
+
+@cs.differentiated_as(jnp.power)
+def _real_pow(p: Any, q: Any) -> Any:
+    """A real ``p ** q`` (its derivative ``jnp.power``'s, whichever branch gives the
+    value)."""
+    r = jnp.power(p, q)
+    # the exponents NumPy computes exactly (x ** 2 is x * x; XLA's pow is off by an ulp in
+    # about one case of a thousand): 2, 1, -1, 0.5 (the standard's +0 for -0 ** 0.5 and
+    # +inf for -inf ** 0.5, where sqrt gives -0 and NaN)
+    half = jnp.where(p == -jnp.inf, jnp.inf, jnp.where(p == 0, jnp.zeros_like(p),
+                                                        jnp.sqrt(p)))
+    r = jnp.where(q == 2, p * p, jnp.where(q == 1, p, jnp.where(
+        q == -1, 1 / p, jnp.where(q == 0.5, half, r))))
     # x ** 0 == 1 for every x (NaN included)
-    return jnp.where(q == 0, jnp.ones_like(p), jnp.power(p, q))
+    return jnp.where(q == 0, jnp.ones_like(p), r)
 
 
 def _int_pow(p: Any, q: Any) -> Any:

@@ -87,6 +87,12 @@ def _fast(fn: Callable, slow: Callable, reflected: bool) -> Callable:
     return fast_operator(fn.__name__, slow, reflected=reflected)
 
 
+def _declines(other: Any) -> bool:
+    """Whether ``other`` asks array operators to let it answer (NumPy's protocol: its
+    ``__array_ufunc__`` is None; a traced mask's selection ``x[m]`` does)."""
+    return getattr(type(other), "__array_ufunc__", 0) is None
+
+
 def forward(fn: Callable) -> Callable:
     """``x.__op__(y)``: ``fn(x, y)``, or ``NotImplemented`` for an operand it does not know."""
     def op(self: Tensor, other: Any) -> Any:
@@ -94,6 +100,10 @@ def forward(fn: Callable) -> Callable:
             return fn(self, other)
         except TypeError:
             if not isinstance(other, _SCALARS):
+                return NotImplemented
+            raise
+        except IndexError:
+            if _declines(other):
                 return NotImplemented
             raise
 
@@ -107,6 +117,10 @@ def reflected(fn: Callable) -> Callable:
             return fn(other, self)
         except TypeError:
             if not isinstance(other, _SCALARS):
+                return NotImplemented
+            raise
+        except IndexError:
+            if _declines(other):
                 return NotImplemented
             raise
 

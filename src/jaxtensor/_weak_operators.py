@@ -61,6 +61,10 @@ def _binary(fn: Callable, reflected: bool, order: str | None = None
             if not isinstance(other, (Tensor, *_NUMBERS)):
                 return NotImplemented
             raise
+        except IndexError:  # (an operand that declines, as ``x[m]`` does: its own operator)
+            if getattr(type(other), "__array_ufunc__", 0) is None:
+                return NotImplemented
+            raise
         return as_weak(r) if _is_number(o) else r
 
     return op

@@ -194,3 +194,37 @@ def test_views_of_a_traced_mask_under_jit_match_eager(case: str) -> None:
         jitted(jx)
         np.testing.assert_array_equal(ex.numpy(), nx, err_msg=case)
         np.testing.assert_array_equal(jx.numpy(), nx, err_msg=case)
+
+
+_REFLECTED_AND_COMPARED = {
+    "t * x[m]": lambda v, t: t * v,
+    "t - x[m]": lambda v, t: t - v,
+    "np.float64(2) * x[m]": lambda v, t: np.float64(2) * v,
+    "2 ** x[m]": lambda v, t: 2 ** v,
+    "x[m] == 3": lambda v, t: v == 3,
+    "x[m] != 3": lambda v, t: v != 3,
+    "(x[m] < 3) & (x[m] >= 1)": lambda v, t: (v < 3) & (v >= 1),
+    "~(x[m] <= 2)": lambda v, t: ~(v <= 2),
+    "1 < x[m]": lambda v, t: 1 < v,
+    "t > x[m]": lambda v, t: t > v,
+}
+
+
+@pytest.mark.parametrize("name", list(_REFLECTED_AND_COMPARED))
+def test_reflected_operators_and_comparisons_of_a_selection_under_jit(name) -> None:
+    """A Tensor, a NumPy scalar or a number on the left of ``x[m]``, and comparisons of
+    ``x[m]``: element-wise, as eagerly (a comparison returned Python's identity answer, a
+    bool, and ``t * x[m]`` raised)."""
+    fn = _REFLECTED_AND_COMPARED[name]
+
+    def f(x, t):
+        m = x > 0
+        x[m] = fn(x[m], t)
+
+    rng = np.random.default_rng(len(name))
+    for _ in range(3):
+        v = rng.integers(-3, 5, 8).astype(np.float64)
+        a, b = jt.asarray(v), jt.asarray(v)
+        f(a, jt.asarray(2.0))
+        jt.jit(f)(b, jt.asarray(2.0))
+        np.testing.assert_array_equal(np.asarray(b), np.asarray(a))

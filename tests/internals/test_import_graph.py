@@ -364,6 +364,7 @@ JIT_ORDER = [
     "_jit._branches",    # cond
     "_jit._loop_trace",  # loops inside a trace: storages carried through the XLA loop
     "_jit._jit",         # jit: the entry, plans, the call
+    "_jit._elements",    # element reads lent to a top-level loop as their sources
     "_jit._loops",       # fori_loop, while_loop
     "_jit._transforms",  # grad, vmap, ...
     "_jit",              # the layer's curated exports

@@ -470,3 +470,37 @@ def test_value_checks_in_untaken_branch_do_not_fire():
     with pytest.raises(OverflowError, match="302 out of bounds for int8"):
         jt.jit(f)(y, 2)
     assert y.tolist() == [1, 2, 0, 0]
+
+
+@pytest.mark.parametrize("kind", ["int", "float", "uint8", "bool"])
+def test_a_traced_number_is_a_predicate_as_in_python(kind):
+    """``cond(i % 3, ...)`` and ``while_loop`` over a counter: a traced number is true where
+    it is not zero, as Python's ``if`` and ``while`` take it (NaN is true)."""
+    vals = {"int": [0, 1, 2, -3, 5, 0], "float": [0.0, -0.0, 0.5, float("nan"), -2.0, 1e-300],
+            "uint8": [0, 1, 255, 0, 7, 128], "bool": [True, False, True, True, False, False]}[kind]
+    dt = {"int": jt.int64, "float": jt.float64, "uint8": jt.uint8, "bool": jt.bool}[kind]
+    p = jt.asarray(vals, dtype=dt)
+    want = np.array([1.0 if v else -1.0 for v in vals])
+    x = jt.zeros(len(vals))
+
+    def body(i):
+        jt.cond(p[i], lambda: x.__setitem__(i, 1.0), lambda: x.__setitem__(i, -1.0))
+    jt.fori_loop(0, len(vals), body)
+    np.testing.assert_array_equal(np.asarray(x), want)
+
+    @jt.jit
+    def f(y):
+        for i in range(len(vals)):
+            jt.cond(p[i], lambda i=i: y.__setitem__(i, 2.0), lambda: None)
+    y = jt.zeros(len(vals))
+    f(y)
+    np.testing.assert_array_equal(np.asarray(y), np.where(want > 0, 2.0, 0.0))
+    if kind != "bool":
+        n = jt.asarray(4, dtype=dt if kind != "float" else jt.float64)
+        count = jt.zeros((), dtype=jt.int64)
+
+        def step():
+            n[...] -= 1
+            count[...] += 1
+        jt.while_loop(lambda: n, step)
+        assert int(count) == 4

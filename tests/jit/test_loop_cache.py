@@ -270,6 +270,73 @@ def run(xp, fori, while_, x_):
             fori(0, 4, body)
         dd["a"] = k * 3
 """,
+    "a function's attributes": """
+def helper(v):
+    return v * helper.scale
+helper.scale = 1.0
+def run(xp, fori, while_, x_):
+    def body(i):
+        x_[i] = helper(x_[i]) + i
+    for s in (1.0, 2.0, -0.5):
+        helper.scale = s
+        fori(0, 4, body)
+        body.bias = s
+""",
+    "dunder methods of the user's classes": """
+SCL = 1.0
+class Scaler:
+    def __call__(self, v):
+        return v * SCL
+    def __rmul__(self, v):
+        return v + SCL
+class Body:
+    def __init__(self, x):
+        self.x = x
+    def __call__(self, i):
+        self.x[i] += i * SCL
+sc = Scaler()
+def run(xp, fori, while_, x_):
+    global SCL
+    for SCL in (1.0, 2.0, 0.5):
+        def body(i):
+            x_[i] = sc(x_[i]) + x_[i] * sc
+        fori(0, 4, body)
+        fori(0, 4, Body(x_))
+""",
+    "a module reached through a list and an object": """
+import types
+cfg = types.ModuleType("cfg")
+cfg.K = 1.0
+class Holder:
+    pass
+def run(xp, fori, while_, x_):
+    mods = [cfg]
+    h = Holder()
+    h.mod = cfg
+    for k in (1.0, 2.0, -3.0):
+        cfg.K = k
+        def body(i):
+            x_[i] += mods[0].K * (i + 1)
+        def body2(i):
+            x_[i] += h.mod.K
+        fori(0, 4, body)
+        fori(0, 4, body2)
+""",
+    "a module the body imports": """
+import sys, types
+cfg = sys.modules.setdefault("jt_loop_test_cfg", types.ModuleType("jt_loop_test_cfg"))
+def run(xp, fori, while_, x_):
+    for k in (1.0, 2.0, -3.0):
+        cfg.K = k
+        def body(i):
+            import jt_loop_test_cfg as c
+            x_[i] += c.K
+        def body2(i):
+            from jt_loop_test_cfg import K
+            x_[i] += K * 2
+        fori(0, 4, body)
+        fori(0, 4, body2)
+""",
     "aliased Tensors in fresh closures": """
 def run(xp, fori, while_, x_):
     y = xp.zeros(4)

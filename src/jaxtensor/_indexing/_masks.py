@@ -249,6 +249,9 @@ class MaskedSelection:
     is the frame-shaped result of the arithmetic so far, ``frame`` the key's frame."""
 
     __slots__ = ("frame", "value")
+    # (array operators, NumPy's and Tensor's, leave an operation with it to its own
+    # reflected operator: ``2 * x[m]``, ``np.float64(2) * x[m]``, ``t * x[m]``)
+    __array_ufunc__ = None
 
     def __init__(self, frame: Frame, value: Tensor) -> None:
         self.frame = frame
@@ -373,6 +376,14 @@ for _op, _name in ((operator.add, "add"), (operator.sub, "sub"), (operator.mul, 
     setattr(MaskedSelection, f"__{_name}__", _f)
     setattr(MaskedSelection, f"__r{_name}__", _r)
     setattr(MaskedSelection, f"__i{_name}__", _i)
+
+
+# comparisons, element by element (a reflected one is Python's swap: ``1 < s`` is
+# ``s.__gt__(1)``)
+for _op, _name in ((operator.eq, "eq"), (operator.ne, "ne"), (operator.lt, "lt"),
+                   (operator.le, "le"), (operator.gt, "gt"), (operator.ge, "ge")):
+    setattr(MaskedSelection, f"__{_name}__", _binary(_op)[0])
+MaskedSelection.__hash__ = None  # type: ignore[assignment]  # (== is element-wise)
 
 
 def _no_flatten(sel: MaskedSelection) -> Any:

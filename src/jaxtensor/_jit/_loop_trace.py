@@ -490,7 +490,8 @@ def _predicate(p: Any, who: str) -> Any:
     if isinstance(p, Tensor):
         p = p._value()
     p = jnp.asarray(p)
-    if p.shape != () or p.dtype != np.bool_:
-        raise TypeError(f"{who} must return a 0-D boolean, got shape {p.shape} and dtype "
-                        f"{p.dtype}")
-    return p
+    if p.shape != () or p.dtype.kind not in "biufc":
+        raise TypeError(f"{who} must return a 0-D boolean or number, got shape {p.shape} and "
+                        f"dtype {p.dtype}")
+    # (a number is true where it is not zero, as Python's `if` and `while` take it)
+    return p if p.dtype == np.bool_ else p != 0

@@ -42,7 +42,7 @@ from .._core import Tensor, _cache, _config, starts_array
 from .._core import current as _current
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import trace_state as _trace_state
-from . import _errors, _jit, _probes, _ranges, _reads
+from . import _elements, _errors, _jit, _probes, _ranges, _reads
 from . import _trace as jtr
 from ._loop_trace import _NO, _cond_traced, _fori_traced, _predicate, _while_traced
 
@@ -72,11 +72,7 @@ class _Key:
     def explain(self, old: _Key, fns: tuple) -> str:
         """What changed from the key ``old`` (``fns``: the bodies that read this one)."""
         r = _reads.Reader(labels=True, numbers=_numbers(fns))
-        for f in fns:
-            if type(f) is types.FunctionType:
-                r.function(f, "the body", [])
-            else:
-                r.value(f, "the body")
+        r.bodies(fns, [])
         return _reads.describe(self.atoms, r.labels or [], old.atoms)
 
 
@@ -109,14 +105,8 @@ def _read(fns: tuple) -> tuple[_Key, list, tuple]:
     each body's arguments go) of a call's bodies."""
     r = _reads.Reader(numbers=_numbers(fns))
     args: list = []
-    wheres = []
-    for f in fns:
-        if type(f) is types.FunctionType:
-            wheres.append(r.function(f, "the body", args))
-        else:
-            r.value(f, "the body")
-            wheres.append(None)
-    return _Key(tuple(r.atoms)), args + r.tensors, tuple(wheres)
+    wheres = r.bodies(fns, args)
+    return _Key(tuple(r.atoms)), args + r.tensors, wheres
 
 
 def _code_key(f: Any) -> Any:
@@ -130,7 +120,7 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
     bodies pass the probes of the last call of their code (``_probes.py``: they read the same
     flat values) skips the walk."""
     eager = type(_trace_state.value) is _EvalTrace
-    prog = None
+    prog = lent = None
     given = bounds
     if eager:
         f = fns[-1]
@@ -140,10 +130,15 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
             if args is not None:
                 args, same = _distinct(args)
                 if same == last[4]:
-                    prog, wheres = last[2], last[3]
+                    lent = _lend(fns, args)
+                    if (() if lent is None else lent[1]) == last[5]:
+                        prog, wheres = last[2], last[3]
     if prog is None:
-        prog, args, wheres, fixed = _lookup(kind, fns, bounds, init, eager)
+        prog, args, wheres, fixed, lent = _lookup(kind, fns, bounds, init, eager)
         bounds = tuple(b for b, f in zip(bounds, fixed) if f is None)
+    reads = None
+    if lent is not None:
+        args, reads = lent[0], lent[2]
     jitted, assumed = prog.plain, None
     if eager and bounds and type(bounds[0]) is int and type(bounds[1]) is int:
         if prog.ranged is not None:  # (an eager fori_loop: _Program)
@@ -171,13 +166,18 @@ def _compiled(kind: str, fns: tuple, bounds: tuple, init: Any) -> Any:
         ins = args + list(bounds)
     if init is not _NO:
         ins.append(init)
-    tok = _BODIES.set((fns, wheres, assumed))
+    if lent is not None:
+        ins += lent[3]
+    tok = _BODIES.set((fns, wheres, assumed, reads))
     try:
         out = jitted(*ins)
     except _CONCRETE:
         if not _constants_instead(fns):
             raise
         out = _NO  # (the failed call changed no Tensor: made again below, with constants)
+    except _elements.Written:  # (as the last: made again, its elements computed)
+        _elements.written_by[tuple(map(_code_key, fns))] = True
+        return _compiled(kind, fns, given, init)
     finally:
         _BODIES.reset(tok)
     if out is _NO:
@@ -201,11 +201,12 @@ class _Program:
 
     __slots__ = ("plain", "ranged", "range")
 
-    def __init__(self, kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool
-                 ) -> None:
-        self.plain = _make(kind, fns, fixed, same, no_init, False)
+    def __init__(self, kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool,
+                 elements: tuple) -> None:
+        self.plain = _make(kind, fns, fixed, same, no_init, False, elements)
         ranged = kind == "fori" and fixed == (None, None)
-        self.ranged = _make(kind, fns, fixed, same, no_init, True) if ranged else None
+        self.ranged = (_make(kind, fns, fixed, same, no_init, True, elements) if ranged
+                       else None)
         self.range: _ranges.Range | None = None
 
 
@@ -229,28 +230,42 @@ def _constants_instead(fns: tuple) -> bool:
 
 
 def _lookup(kind: str, fns: tuple, bounds: tuple, init: Any, eager: bool
-            ) -> tuple[_Program, list, tuple, tuple]:
+            ) -> tuple[_Program, list, tuple, tuple, tuple | None]:
     """The walk (:func:`_read`) of a call's bodies: (the cached ``jaxtensor.jit`` function of
     its key, made if new; the loop's arguments; where each body's go; which bounds are
-    fixed). At the top level, the probes of the bodies are kept for the next call."""
+    fixed; the element reads lent as their sources, :func:`_lend`). At the top level, the
+    probes of the bodies are kept for the next call."""
     key, args, wheres = _read(fns)
     args, same = _distinct(args)
+    lent = None
     if eager:
         fixed: tuple = (None,) * len(bounds)
+        lent = _lend(fns, args)
     else:
         # inside a JAX transformation: concrete bounds stay concrete (reverse-mode
         # differentiation needs a loop of known length), as part of the key
         fixed = tuple(b if type(b) is int else None for b in bounds)
-    cache_key = (kind, key, fixed, init is _NO, same)
+    elements = () if lent is None else lent[1]
+    cache_key = (kind, key, fixed, init is _NO, same, elements)
     prog = _jitted.get(cache_key)
     if prog is None:
-        prog = _jitted[cache_key] = _Program(kind, fns, fixed, same, init is _NO)
+        prog = _jitted[cache_key] = _Program(kind, fns, fixed, same, init is _NO, elements)
         _count_key(kind, fns, key)
     if eager:
         probes = _probes.record(fns, _numbers(fns))
         if probes is not None:
-            _last[fns[-1].__code__] = ((kind, init is _NO), probes, prog, wheres, same)
-    return prog, args, wheres, fixed
+            _last[fns[-1].__code__] = ((kind, init is _NO), probes, prog, wheres, same,
+                                       elements)
+    return prog, args, wheres, fixed, lent
+
+
+def _lend(fns: tuple, args: list) -> tuple | None:
+    """The element reads among a top-level call's arguments, lent as the arrays they read
+    (``_elements.split``), unless a body of this code was found writing one."""
+    lent = _elements.split(args)
+    if lent is not None and tuple(map(_code_key, fns)) in _elements.written_by:
+        return None
+    return lent
 
 
 def _distinct(args: list) -> tuple[list, tuple]:
@@ -271,15 +286,21 @@ def _distinct(args: list) -> tuple[list, tuple]:
 
 
 def _make(kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool,
-          ranged: bool) -> Callable:
+          ranged: bool, elements: tuple) -> Callable:
     """The ``jaxtensor.jit`` function of one key: it traces the bodies of the call being
     made, over its arguments (``same``: which of the distinct arguments each body's is;
     ``ranged``: whether it assumes the call's ``_ranges.Range`` of a ``fori_loop``'s index,
-    :class:`_Program`)."""
+    :class:`_Program`; ``elements``: the element reads lent as their sources, the offsets
+    of all of them the last argument, ``_elements.py``)."""
     n_args = len(set(same))
 
     def program(*ins: Any) -> Any:
-        fns, wheres, assumed = _BODIES.get()
+        fns, wheres, assumed, reads = _BODIES.get()
+        made_elements = None
+        t = _current.get()
+        if elements:
+            ins = list(ins)  # type: ignore[assignment]
+            made_elements = _elements.read_in(t, ins, elements, reads)  # type: ignore
         it = iter([ins[j] for j in same])
         made = [f if w is None else _reads.rebuild(f, w, it) for f, w in zip(fns, wheres)]
         rest = iter(ins[n_args:])
@@ -289,10 +310,13 @@ def _make(kind: str, fns: tuple, fixed: tuple, same: tuple, no_init: bool,
         else:
             bs = [next(rest) if f is None else f for f in fixed]
         init = _NO if no_init else next(rest)
-        t = _current.get()
         if kind == "fori":
-            return _fori_traced(t, bs[0], bs[1], made[0], init, assumed if ranged else None)
-        return _while_traced(t, made[0], made[1], init)
+            out = _fori_traced(t, bs[0], bs[1], made[0], init, assumed if ranged else None)
+        else:
+            out = _while_traced(t, made[0], made[1], init)
+        if made_elements:
+            _elements.check_unwritten(t, made_elements)
+        return out
 
     program._jaxtensor_name = f"jaxtensor.{kind}_loop(" + ", ".join(  # type: ignore
         getattr(f, "__qualname__", type(f).__name__) for f in fns) + ")"

@@ -107,8 +107,8 @@ def _frozen(v: Any, depth: int) -> tuple | None:
 def _function(fn: Any, deep: bool, fns: set[int], numbers: bool = False) -> tuple | None:
     """The probes of a body (``deep``: of a function a body reaches), in the order
     :meth:`~._reads.Reader.function` reads."""
-    if type(fn) is not types.FunctionType or fn.__kwdefaults__ is not None:
-        return None
+    if type(fn) is not types.FunctionType or fn.__kwdefaults__ is not None or fn.__dict__:
+        return None  # (a function's attributes: the walk reads them)
     cells = []
     for c in fn.__closure__ or ():
         try:
@@ -127,7 +127,10 @@ def _function(fn: Any, deep: bool, fns: set[int], numbers: bool = False) -> tupl
             return None
     names = []
     g = fn.__globals__
-    for name in _reads.code_names(fn.__code__)[0]:
+    read = _reads.code_names(fn.__code__)
+    if read[2]:
+        return None  # (it imports modules: the walk reads them)
+    for name in read[0]:
         v = g.get(name, _MISSING)
         p = (_ABSENT,) if v is _MISSING else _probe(v, deep, fns, numbers)
         if p is None:

@@ -58,27 +58,40 @@ def _library(module: str | None) -> bool:
     return found
 
 
-def code_names(code: types.CodeType) -> tuple[tuple[str, ...], frozenset[str]]:
+def code_names(code: types.CodeType
+               ) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
     """(the globals ``code`` and the functions defined in it may read, the attribute
-    names they read)."""
+    names they read, the modules they import by absolute name)."""
     memo = _names_memo.get(id(code))
     if memo is not None and memo[0] is code:
         return memo[1]
-    if True:
-        globs: dict[str, None] = {}
-        attrs: set[str] = set()
-        todo = [code]
-        while todo:
-            c = todo.pop()
-            for ins in dis.get_instructions(c):
-                if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"):
-                    globs[ins.argval] = None
-                elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD", "STORE_ATTR"):
-                    attrs.add(ins.argval)
-            todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
-        found = (tuple(globs), frozenset(attrs))
-        _names_memo[id(code)] = (code, found)  # (the code kept: its id is not reused)
+    globs: dict[str, None] = {}
+    attrs: set[str] = set()
+    imports: dict[str, None] = {}
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        level = 0
+        for ins in dis.get_instructions(c):
+            op = ins.opname
+            if op in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL"):
+                globs[ins.argval] = None
+            elif op in ("LOAD_ATTR", "LOAD_METHOD", "STORE_ATTR", "IMPORT_FROM"):
+                attrs.add(ins.argval)
+            elif op == "LOAD_CONST" and type(ins.argval) is int:
+                level = ins.argval  # (an import's level is the constant loaded before it)
+            elif op == "IMPORT_NAME":
+                if level == 0:
+                    imports[ins.argval] = None
+                    imports[ins.argval.partition(".")[0]] = None
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    found = (tuple(globs), frozenset(attrs), tuple(imports))
+    _names_memo[id(code)] = (code, found)  # (the code kept: its id is not reused)
     return found
+
+
+# what a class holds that is code (a dunder method of the user's is read as any method)
+_CODE = (types.FunctionType, staticmethod, classmethod, property)
 
 
 class _Ident:
@@ -104,7 +117,7 @@ class Reader:
     """Walks what bodies reach; ``atoms`` is the key, ``tensors`` the Tensors met (in the
     order met), ``labels`` (when asked for) where each atom was read, for messages."""
 
-    __slots__ = ("atoms", "tensors", "seen", "labels", "depth", "numbers")
+    __slots__ = ("atoms", "tensors", "seen", "labels", "depth", "numbers", "modules", "attrs")
 
     def __init__(self, labels: bool = False, numbers: bool = False) -> None:
         #: whether the Python floats and complex numbers a body itself closes over, takes
@@ -115,13 +128,46 @@ class Reader:
         self.tensors: list = []
         self.seen: dict[int, int] = {}
         self.labels: list[str] | None = [] if labels else None
+        #: the user's modules met (where first), and per module the attributes read from it
+        self.modules: dict[int, tuple[types.ModuleType, str, set[str]]] = {}
+        #: the attribute names the code walked reads
+        self.attrs: set[str] = set()
+
+    def bodies(self, fns: tuple, args: list | None) -> tuple:
+        """Walk a call's bodies (``args``: where their own arguments go, see
+        :meth:`function`), then the user's modules met: where each body's arguments go."""
+        wheres = []
+        for f in fns:
+            if type(f) is types.FunctionType:
+                wheres.append(self.function(f, "the body", args))
+            else:
+                self.value(f, "the body")
+                wheres.append(None)
+        self._modules()
+        return tuple(wheres)
+
+    def _modules(self) -> None:
+        """Read from each of the user's modules met the attributes any code walked names
+        (wherever the module was met: in a list, an object, a global), until reading them
+        meets no new module or name."""
+        while True:
+            more = False
+            for m, where, done in list(self.modules.values()):
+                g = vars(m)
+                for name in sorted(self.attrs - done):
+                    done.add(name)
+                    more = True
+                    if name in g:
+                        self.value(g[name], f"{where}.{name}")
+            if not more:
+                return
 
     def _add(self, where: str, *atoms: Any) -> None:
         self.atoms += atoms
         if self.labels is not None:
             self.labels += [where] * len(atoms)
 
-    def value(self, v: Any, where: str, attrs: frozenset[str] = frozenset()) -> None:
+    def value(self, v: Any, where: str) -> None:
         t = type(v)
         if t in _EXACT:
             self._add(where, t, v)
@@ -153,11 +199,11 @@ class Reader:
         self.seen[k] = len(self.seen)
         self.depth += 1
         try:
-            self._structured(v, t, where, attrs)
+            self._structured(v, t, where)
         finally:
             self.depth -= 1
 
-    def _structured(self, v: Any, t: type, where: str, attrs: frozenset[str]) -> None:
+    def _structured(self, v: Any, t: type, where: str) -> None:
         if t is slice:
             self._add(where, slice)
             for e in (v.start, v.stop, v.step):
@@ -178,18 +224,16 @@ class Reader:
             self.value(v.__self__, f"{where}.__self__")
         elif t is types.ModuleType:
             self._add(where, _Ident(v))
-            if not _library(v.__name__):
-                g = vars(v)
-                for name in sorted(attrs):
-                    if name in g:
-                        self.value(g[name], f"{where}.{name}")
+            if not _library(v.__name__):  # (its attributes read at the end: _modules)
+                self.modules.setdefault(id(v), (v, where, set()))
         elif isinstance(v, type):
             self._add(where, _Ident(v))
             if not _library(v.__module__):
                 for c in v.__mro__[:-1]:
                     if not _library(c.__module__):
                         for name, e in list(vars(c).items()):
-                            if not name.startswith("__"):
+                            # (a dunder method the user wrote is code like any other)
+                            if not name.startswith("__") or isinstance(e, _CODE):
                                 self.value(e, f"{where}.{name}")
         elif isinstance(v, (staticmethod, classmethod)):
             self._add(where, t)
@@ -269,7 +313,12 @@ class Reader:
         self._add(where, _Ident(code), _Ident(fn.__globals__))
         if args is None and _library(fn.__module__):
             return (), (), ()
-        globs, attrs = code_names(code)
+        globs, attrs, imports = code_names(code)
+        self.attrs |= attrs
+        for name in imports:  # (a module the code imports: its attributes, at the end)
+            m = sys.modules.get(name)
+            if m is not None:
+                self.value(m, f"the module {name!r} imported by {fn.__qualname__}")
         sub = args is not None
         cells: list[bool] = []
         for name, c in zip(code.co_freevars, fn.__closure__ or ()):
@@ -283,7 +332,7 @@ class Reader:
             if cells[-1]:
                 args.append(v)  # type: ignore[union-attr]
             else:
-                self.value(v, f"{name!r} (closed over by {fn.__qualname__})", attrs)
+                self.value(v, f"{name!r} (closed over by {fn.__qualname__})")
         defaults: list[bool] = []
         if sub and fn.__defaults__:
             for j, v in enumerate(fn.__defaults__):
@@ -291,10 +340,10 @@ class Reader:
                 if defaults[-1]:
                     args.append(v)  # type: ignore[union-attr]
                 else:
-                    self.value(v, f"default {j} of {fn.__qualname__}", attrs)
+                    self.value(v, f"default {j} of {fn.__qualname__}")
         else:
-            self.value(fn.__defaults__, f"the defaults of {fn.__qualname__}", attrs)
-        self.value(fn.__kwdefaults__, f"the defaults of {fn.__qualname__}", attrs)
+            self.value(fn.__defaults__, f"the defaults of {fn.__qualname__}")
+        self.value(fn.__kwdefaults__, f"the defaults of {fn.__qualname__}")
         g = fn.__globals__
         names: list[str] = []
         for name in globs:
@@ -305,7 +354,9 @@ class Reader:
                 names.append(name)
                 args.append(v)  # type: ignore[union-attr]
             else:
-                self.value(v, f"the global {name!r}", attrs)
+                self.value(v, f"the global {name!r}")
+        if fn.__dict__:  # (the function's attributes: ``helper.scale = 2``)
+            self.value(fn.__dict__, f"the attributes of {fn.__qualname__}")
         return tuple(cells), tuple(defaults), tuple(names)
 
 

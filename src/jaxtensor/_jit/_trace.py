@@ -106,6 +106,11 @@ class Trace(JitTrace):
         self.discovered.append(st)
         return v
 
+    def known(self, st: Storage, value: Any) -> None:
+        """Give ``st``, made outside the call and not one of its inputs, the value ``value``
+        (computed from its inputs: an element read lent as its source, ``_elements.py``)."""
+        self.values[st] = self.initial[st] = value
+
     def read(self, st: Storage) -> Any:
         v = self.values.get(st, _MISSING)
         if v is not _MISSING:

@@ -1,0 +1,34 @@
+"""A top-level loop is lent the element reads its body reads as their source (``_jit/
+_elements.py``): the reads stay uncomputed through the call (no kernel of their own, no
+storage lent each), until a body writes one."""
+
+from __future__ import annotations
+
+import jaxtensor as jt
+from jaxtensor._core import unread_element
+
+
+def test_element_reads_are_not_computed_by_the_loop_call() -> None:
+    for call in range(3):
+        theta = jt.asarray([1.0, 2.0, 3.0]) + call
+        a, b, c = theta
+        acc = jt.zeros(())
+
+        def body(i):
+            acc[...] += a * i + b - c
+        jt.fori_loop(0, 4, body)
+        assert all(unread_element(e) is not None for e in (a, b, c))
+        assert float(acc) == sum((1.0 + call) * i + (2.0 + call) - (3.0 + call)
+                                 for i in range(4))
+
+
+def test_a_body_writing_one_is_lent_them_computed_from_then_on() -> None:
+    for call in range(2):
+        x = jt.asarray([1.0, 2.0]) + call
+        e, f = x
+
+        def body(i, e=e, f=f):
+            e[...] += f
+        jt.fori_loop(0, 2, body)
+        assert unread_element(f) is None  # (computed and lent as a storage)
+        assert (float(e), float(f)) == (1.0 + call + 2 * (2.0 + call), 2.0 + call)
