@@ -301,15 +301,17 @@ def arange(
     ):
         n = len(range(start, stop, step))
         info = np.iinfo(dt)
-        if n and info.min <= start <= info.max and info.min <= start + (n - 1) * step <= \
-                info.max:
-            # exact modulo 2**64, so exact once cast to ``dt``, which holds both ends and
-            # so every value (``np.array(range(...))`` costs a Python int per element)
+        for v in (start, start + step)[:n]:  # (NumPy's rule: the first two must fit)
+            if not info.min <= v <= info.max:
+                raise OverflowError(f"arange(): {v} is out of bounds for {dt.name}")
+        if n:
+            # exact modulo 2**64, so exact once cast to ``dt``: the values after the first
+            # two wrap into it, as NumPy's arange and array-api-strict's do
+            # (``np.array(range(...))`` costs a Python int per element)
             vals = (np.arange(n, dtype=np.uint64) * np.uint64(step % 2**64)
                     + np.uint64(start % 2**64)).astype(dt)
         else:
-            vals = np.array(range(start, stop, step), dtype=dt) if n < 4096 else \
-                np.arange(start, stop, step, dtype=dt)
+            vals = np.zeros(0, dtype=dt)
     else:
         n = builtins.max(0, math.ceil((stop - start) / step))
         vals = (start + step * np.arange(n, dtype=np.float64)).astype(dt)

@@ -91,3 +91,23 @@ def test_a_float_fill_of_an_integer_tensor_converts_as_astype(dtype: str) -> Non
 def test_a_python_int_fill_out_of_range_still_raises() -> None:
     with pytest.raises(OverflowError, match="300"):
         jt.full(2, 300, dtype=jt.int8)
+
+
+def test_integer_arange_wraps_and_raises_as_numpy():
+    """An integer ``arange`` whose values leave its dtype: NumPy's answer, the values after
+    the first two wrapped into the dtype (``arange(200, dtype=int8)``, array-api-extra's
+    ``one_hot`` of int8 classes), ``OverflowError`` where the first two do not fit."""
+    rng = np.random.default_rng(3)
+    for dt in ("int8", "uint8", "int16", "uint16", "int32", "int64", "uint64"):
+        for _ in range(150):
+            start, stop = (int(v) for v in rng.integers(-300, 300, 2))
+            step = int(rng.choice([-70, -3, -1, 1, 2, 50, 129]))
+            try:
+                want = np.arange(start, stop, step, dtype=dt)
+            except OverflowError:
+                with pytest.raises(OverflowError, match="arange"):
+                    jt.arange(start, stop, step, dtype=getattr(jt, dt))
+                continue
+            got = np.asarray(jt.arange(start, stop, step, dtype=getattr(jt, dt)))
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want, err_msg=f"{start} {stop} {step} {dt}")
