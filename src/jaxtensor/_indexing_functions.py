@@ -33,7 +33,7 @@ from jax import lax
 
 from . import _args
 from ._args import wrap
-from ._core import Tensor, _kernels
+from ._core import Tensor, _kernels, asarray
 from ._index_select import check_bounds, check_dim, index_value, normalize, select
 from ._indexing import NonConcreteBooleanIndexError, prepare_value, rebuild, resolve
 
@@ -544,10 +544,14 @@ def _ufunc_at(name: str, negate: Callable[[Any], Any]) -> Callable[..., None]:
                             f"{type(a).__name__}")
         if b is None:
             raise TypeError(f"{fname}() needs the values b")
+        if type(b) in (int, bool) and a.dtype.kind in "iu":
+            b = asarray(b, dtype=a.dtype)  # (NumPy's: b of a's dtype, -b wrapping in it)
         if name in ("add", "subtract"):
             idx = indices if isinstance(indices, tuple) else (indices,)
             _index_put_inplace(a, idx, b if name == "add" else negate(b), True)
             return
+        if type(indices) is list and not indices:
+            return  # (no element: NumPy's no-op)
         if a.ndim != 1 or isinstance(indices, tuple):
             raise NotImplementedError(
                 f"jaxtensor.{fname}() takes a 1-D a and one index array; for more axes, "

@@ -298,15 +298,16 @@ def _reduction(fn: Callable, with_dtype: bool = False, with_correction: bool = F
         def m(self: Tensor, axis: Any = None, correction: Any = 0.0,
               keepdims: bool = False, *, dim: Any = None, keepdim: bool = False,
               ddof: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
-            return _into(out, fn(_as(self, dtype), axis=_axis_arg(axis, dim),
-                                 correction=correction if ddof is None else ddof,
-                                 keepdims=keepdims or keepdim), name)
+            # (NumPy's result is of the dtype asked for: an integer mean truncated)
+            return _into(out, _as(fn(_as(self, dtype), axis=_axis_arg(axis, dim),
+                                     correction=correction if ddof is None else ddof,
+                                     keepdims=keepdims or keepdim), dtype), name)
     else:
         def m(self: Tensor, axis: Any = None, keepdims: bool = False, *,
               dim: Any = None, keepdim: bool = False, dtype: Any = None,
               out: Any = None) -> Tensor:
-            return _into(out, fn(_as(self, dtype), axis=_axis_arg(axis, dim),
-                                 keepdims=keepdims or keepdim), name)
+            return _into(out, _as(fn(_as(self, dtype), axis=_axis_arg(axis, dim),
+                                     keepdims=keepdims or keepdim), dtype), name)
     m.__name__, m.__qualname__ = fn.__name__, f"Tensor.{fn.__name__}"
     m.__doc__ = f"Method form of :func:`jaxtensor.{fn.__name__}` (``dim`` = ``axis``)."
     return m

@@ -48,3 +48,21 @@ def test_cumsum_and_the_method_forms_keep_their_torch_spellings():
     np.testing.assert_array_equal(np.asarray(t.sum(dim=0, keepdim=True)),
                                   A.sum(axis=0, keepdims=True))
     np.testing.assert_allclose(np.asarray(t.std(dim=1, correction=1)), A.std(axis=1, ddof=1))
+
+
+@pytest.mark.parametrize("name", ["mean", "std", "var"])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32])
+def test_a_dtype_asked_for_is_the_results(name, dtype):
+    """``np.mean(t, dtype=np.int64)`` is an int64 (NumPy truncates the mean), not the
+    float mean of the values cast. (An integer ``var``/``std``: of that dtype, the values
+    not NumPy's, whose intermediate sums truncate each squared deviation.)"""
+    a = np.array([[1.5, 2.5], [3.5, 4.5], [-7.25, 8.0]])
+    for kw in ({}, {"axis": 0}, {"axis": 1}):
+        try:
+            want = getattr(np, name)(a, dtype=dtype, **kw)
+        except TypeError:  # (NumPy's integer std along an axis cannot cast its sqrt)
+            continue
+        got = getattr(np, name)(jt.asarray(a), dtype=dtype, **kw)
+        assert np.asarray(got).dtype == np.asarray(want).dtype, (name, kw)
+        if name == "mean" or np.dtype(dtype).kind == "f":
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, err_msg=f"{name} {kw}")

@@ -218,6 +218,7 @@ UFUNC_AT = [
     ("negative", [-1, 0, -1], [1.5, 2.5, 3.5]),
     ("scalar value", [1, 1, 3], 2.0),
     ("one index", 2, 9.0),
+    ("no index", [], 5.0),
 ]
 
 
@@ -245,3 +246,17 @@ def test_add_at_takes_a_tuple_of_index_arrays_and_a_view() -> None:
         jt.maximum.at(x, idx, 1.0)
     with pytest.raises(TypeError, match="must be a Tensor"):
         jt.add.at(np.zeros(2), [0], 1.0)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int32"])
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "minimum", "maximum"])
+def test_ufunc_at_of_a_python_int_takes_the_arrays_dtype(name: str, dtype: str) -> None:
+    """``np.subtract.at(uint8 a, idx, 1)``: the int is of ``a``'s dtype, and ``-1`` wraps in
+    it (jaxtensor checked the negated int against uint8 and raised ``OverflowError``)."""
+    info = np.iinfo(dtype)
+    for b in (1, 0, info.max, info.min, True):
+        a = np.array([10, 20, 30], dtype=dtype)
+        x = jt.asarray(a)
+        getattr(np, name).at(a, [0, 0, 2], b)
+        getattr(jt, name).at(x, [0, 0, 2], b)
+        np.testing.assert_array_equal(x.numpy(), a, err_msg=f"{b}")

@@ -303,10 +303,12 @@ def run(xp, fori, while_, x_):
         fori(0, 4, body)
         fori(0, 4, Body(x_))
 """,
-    "a module reached through a list and an object": """
+    "a module reached through a list, an object, a package, getattr": """
 import types
 cfg = types.ModuleType("cfg")
 cfg.K = 1.0
+pkg = types.ModuleType("pkg")
+pkg.sub = cfg
 class Holder:
     pass
 def run(xp, fori, while_, x_):
@@ -319,8 +321,11 @@ def run(xp, fori, while_, x_):
             x_[i] += mods[0].K * (i + 1)
         def body2(i):
             x_[i] += h.mod.K
+        def body3(i):
+            x_[i] += getattr(cfg, "K") * 3 + pkg.sub.K
         fori(0, 4, body)
         fori(0, 4, body2)
+        fori(0, 4, body3)
 """,
     "a module the body imports": """
 import sys, types

@@ -544,3 +544,14 @@ def test_failed_check_in_a_loop_of_a_nested_jit_stops_its_writes(kind):
     with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
         jt.jit(lambda a, b: jt.jit(g)(a, b))(a, b)
     assert b.tolist() == [4.0, 6.0]
+
+
+def test_bool_bounds_are_ints_as_range_takes_them():
+    """``fori_loop(False, True, body)`` runs ``range(False, True)``: once, with ``i == 0``."""
+    x = jt.zeros(3)
+
+    def body(i):
+        x[i] += 5.0
+    jt.fori_loop(False, True, body)
+    jt.fori_loop(True, 3, body)
+    np.testing.assert_array_equal(np.asarray(x), [5.0, 5.0, 5.0])

@@ -359,9 +359,9 @@ def _bound(b: Any, who: str) -> Any:
             raise TypeError(f"fori_loop(): {who} must be an integer scalar, got shape "
                             f"{tuple(b.shape)} and dtype {b.dtype}")
         return b
-    if type(b) is bool or not hasattr(b, "__index__"):
+    if not hasattr(b, "__index__"):
         raise TypeError(f"fori_loop(): {who} must be an integer, got {type(b).__name__}")
-    return int(b)
+    return int(b)  # (a bool too, as range() takes it)
 
 
 # -- the public functions -----------------------------------------------------------------

@@ -61,7 +61,8 @@ def _library(module: str | None) -> bool:
 def code_names(code: types.CodeType
                ) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
     """(the globals ``code`` and the functions defined in it may read, the attribute
-    names they read, the modules they import by absolute name)."""
+    names they read (their string constants too, for ``getattr``), the modules they import
+    by absolute name)."""
     memo = _names_memo.get(id(code))
     if memo is not None and memo[0] is code:
         return memo[1]
@@ -78,8 +79,12 @@ def code_names(code: types.CodeType
                 globs[ins.argval] = None
             elif op in ("LOAD_ATTR", "LOAD_METHOD", "STORE_ATTR", "IMPORT_FROM"):
                 attrs.add(ins.argval)
-            elif op == "LOAD_CONST" and type(ins.argval) is int:
-                level = ins.argval  # (an import's level is the constant loaded before it)
+            elif op == "LOAD_CONST":
+                v = ins.argval
+                if type(v) is int:
+                    level = v  # (an import's level is the constant loaded before it)
+                elif type(v) is str and v.isidentifier():
+                    attrs.add(v)  # (a name ``getattr(module, "K")`` may read)
             elif op == "IMPORT_NAME":
                 if level == 0:
                     imports[ins.argval] = None
