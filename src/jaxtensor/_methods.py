@@ -362,10 +362,12 @@ def any_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
                           keepdims=keepdims or keepdim), "any")
 
 
-def argsort_method(self: Tensor, axis: int = -1, descending: bool = False,
+def argsort_method(self: Tensor, axis: int | None = -1, descending: bool = False,
                    stable: bool = True, *, dim: int | None = None) -> Tensor:
     """``argsort(self, axis=..., descending=..., stable=...)`` (``dim`` is PyTorch's
-    name for ``axis``)."""
+    name for ``axis``; ``axis=None`` sorts the flattened Tensor, as NumPy's)."""
+    if axis is None and dim is None:
+        return argsort(reshape(self, (-1,)), axis=0, descending=descending, stable=stable)
     return argsort(self, axis=axis if dim is None else dim, descending=descending,
                    stable=stable)
 

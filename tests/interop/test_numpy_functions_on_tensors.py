@@ -66,3 +66,11 @@ def test_a_dtype_asked_for_is_the_results(name, dtype):
         assert np.asarray(got).dtype == np.asarray(want).dtype, (name, kw)
         if name == "mean" or np.dtype(dtype).kind == "f":
             np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, err_msg=f"{name} {kw}")
+
+
+def test_argsort_method_of_axis_none_flattens_as_numpy():
+    a = np.array([[3, 1, 7], [2, 0, 5]])
+    got = jt.asarray(a).argsort(axis=None)
+    np.testing.assert_array_equal(np.asarray(got), a.argsort(axis=None, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(jt.asarray(a).argsort(1)),
+                                  a.argsort(1, kind="stable"))
