@@ -5,6 +5,7 @@ top-level loop call costs over the loop: the port's ``a, b, c, d = theta`` eleme
 and ``jt.asarray(y0, copy=True)``.
 
     taskset -c 1 python benchmarks/bench_rk4_toplevel.py
+    taskset -c 1 python benchmarks/bench_rk4_toplevel.py --steps 1   # the call alone
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import jaxtensor as jt  # noqa: E402
 from loop_ports import PROGRAMS  # noqa: E402
 
 PROGRAM = PROGRAMS["rk4"]
-INPUTS = PROGRAM.make_inputs(np.random.default_rng(0), 5000)
+STEPS = int(sys.argv[sys.argv.index("--steps") + 1]) if "--steps" in sys.argv else 5000
+INPUTS = PROGRAM.make_inputs(np.random.default_rng(0), STEPS)
 JITTED = jt.jit(PROGRAM.port, static_argnums=(3,))
 
 
