@@ -8,18 +8,21 @@ import jaxtensor as jt
 from jaxtensor._core import unread_element
 
 
+def _call(theta: jt.Tensor) -> tuple[float, tuple]:
+    a, b, c = theta
+    acc = jt.zeros(())
+
+    def body(i):
+        acc[...] += a * i + b - c
+    jt.fori_loop(0, 4, body)
+    return float(acc), (a, b, c)
+
+
 def test_element_reads_are_not_computed_by_the_loop_call() -> None:
     for call in range(3):
-        theta = jt.asarray([1.0, 2.0, 3.0]) + call
-        a, b, c = theta
-        acc = jt.zeros(())
-
-        def body(i):
-            acc[...] += a * i + b - c
-        jt.fori_loop(0, 4, body)
-        assert all(unread_element(e) is not None for e in (a, b, c))
-        assert float(acc) == sum((1.0 + call) * i + (2.0 + call) - (3.0 + call)
-                                 for i in range(4))
+        got, reads = _call(jt.asarray([1.0, 2.0, 3.0]) + call)
+        assert all(unread_element(e) is not None for e in reads)
+        assert got == sum((1.0 + call) * i + (2.0 + call) - (3.0 + call) for i in range(4))
 
 
 def test_a_body_writing_one_is_lent_them_computed_from_then_on() -> None:

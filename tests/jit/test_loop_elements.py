@@ -83,7 +83,7 @@ def test_lent_element_reads_as_numpys_loop(body_kind: str) -> None:
         xt, yt = jt.asarray(x0), jt.asarray(y0)
         got = []
         compiles.append(count_compiles(
-            lambda xt=xt, yt=yt, picks=picks, n=n: got.append(
+            lambda xt=xt, yt=yt, picks=picks, n=n, got=got: got.append(
                 _program(jt, xt, yt, picks, body_kind, n))))
         np.testing.assert_allclose(float(got[0]), float(want), rtol=1e-12, err_msg=f"{call}")
         np.testing.assert_allclose(np.asarray(xt), xn, rtol=1e-12, err_msg=f"{call}")
@@ -125,17 +125,21 @@ def test_an_element_read_keeps_its_value_across_writes_to_its_source() -> None:
     np.testing.assert_array_equal(np.asarray(x), [-1.0, 6.0])
 
 
+def _while_call(call: int) -> float:
+    lim = jt.asarray([10.0, 20.0, 30.0])
+    stop, step = lim[call], lim[0]
+    s = jt.zeros(())
+    jt.while_loop(lambda: s < stop, lambda: s.__setitem__(..., s + step / 10 * (call + 1)))
+    return float(s)
+
+
 def test_element_reads_in_a_while_loop_and_its_condition() -> None:
-    """The condition and the body both read element reads (one shared)."""
+    """The condition and the body both read element reads."""
     for call in range(3):
-        lim = jt.asarray([10.0, 20.0, 30.0])
-        stop, step = lim[call], lim[0] / 10
-        s = jt.zeros(())
-        jt.while_loop(lambda: s < stop, lambda: s.__setitem__(..., s + step * (call + 1)))
         want = 0.0
         while want < 10.0 * (call + 1):
             want += 1.0 * (call + 1)
-        assert float(s) == want
+        assert _while_call(call) == want
 
 
 def test_integer_and_complex_element_reads() -> None:
@@ -144,19 +148,22 @@ def test_integer_and_complex_element_reads() -> None:
     xi = np.array([100, -7, 3], np.int8)
     xc = np.array([1 + 2j, 3 - 1j])
     for call in range(2):
-        e8 = jt.asarray(xi)[call]
-        ec = jt.asarray(xc)[call]
-        t8 = jt.zeros((), dtype=jt.int8)
-        tc = jt.zeros((), dtype=jt.complex128)
-
-        def body(i):
-            t8[...] += e8
-            tc[...] += ec * ec
-        jt.fori_loop(0, 3, body)
+        got = _int_complex_call(jt.asarray(xi)[call], jt.asarray(xc)[call])
         w8 = np.int8(0)
         wc = 0j
         for _ in range(3):
             with np.errstate(over="ignore"):
                 w8 = np.int8(w8 + xi[call])
             wc += xc[call] * xc[call]
-        assert int(t8) == int(w8) and complex(tc) == wc
+        assert got == (int(w8), wc)
+
+
+def _int_complex_call(e8: jt.Tensor, ec: jt.Tensor) -> tuple[int, complex]:
+    t8 = jt.zeros((), dtype=jt.int8)
+    tc = jt.zeros((), dtype=jt.complex128)
+
+    def body(i):
+        t8[...] += e8
+        tc[...] += ec * ec
+    jt.fori_loop(0, 3, body)
+    return int(t8), complex(tc)
