@@ -365,18 +365,21 @@ _REBOUND = """
 W = jt.zeros(3)
 b = jt.zeros(())
 TRACES = []
+def helper(x):
+    return W * x
 @JIT
 def step(x):
     TRACES.append(1)
     b[...] += 1
-    return jt.sum(W * x) + b
+    return jt.sum(helper(x) * 0.5 + W * x * 0.5) + b
 """
 
 
 def test_a_tensor_rebound_in_place_of_one_gone_compiles_nothing() -> None:
-    """``W = W - lr * g`` between calls of a function that reads the global ``W``: the new
-    Tensor takes the old one's place in the program (nothing can reach the old one), so
-    calls after the first trace and compile nothing, and each reads the ``W`` of its call."""
+    """``W = W - lr * g`` between calls of a function that reads the global ``W`` (and a
+    helper that reads it too): the new Tensor takes the old one's place in the program
+    (nothing can reach the old one), so calls after the first trace and compile nothing, and
+    each reads the ``W`` of its call."""
     ns = _module(_REBOUND)
     w, b = np.zeros(3), 0.0
     x = jt.asarray([1.0, 2.0, 3.0])

@@ -365,7 +365,13 @@ class Jitted:
         if pairs is None:
             return self._renamed()
         implicit = self._implicit
+        done: dict[int, Storage] = {}
         for old, st in pairs:
+            if id(old) in done:  # (one Tensor named twice: a helper's global too)
+                if done[id(old)] is not st:
+                    return self._renamed()
+                continue
+            done[id(old)] = st
             if any(r() is st for r in implicit):
                 return self._renamed()  # (it is already an input: a trace says how)
             for j, r in enumerate(implicit):
