@@ -140,6 +140,13 @@ def normalize_axes(axis: Any, ndim: int, name: str = "axis") -> tuple[int, ...]:
 _KIND_SCALAR = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
 
 
+def declines(other: Any) -> bool:
+    """Whether ``other`` asks array operators to let it answer (NumPy's protocol: its
+    ``__array_ufunc__`` is None; a traced mask's selection ``x[m]`` does): an operator that
+    failed on it returns ``NotImplemented``, so Python calls ``other``'s reflected one."""
+    return getattr(type(other), "__array_ufunc__", 0) is None
+
+
 def weak_scalar(x: Any) -> Any:
     """The kind of Python scalar ``x`` stands for (``False``, ``0``, ``0.0`` or ``0j``) when
     it is a weakly typed 0-D traced value, else None. ``jax.jit`` (and so

@@ -9,7 +9,7 @@ with ``jnp.where``; elsewhere it keeps ``jax.numpy``'s result. Names are C99's
 (``cexp``, ``csqrt``, ...). The trigonometric functions follow from the hyperbolic ones
 (``sin(z) = -i sinh(iz)``), as C99 defines them.
 
-Each function's derivative is that of its ``jax.numpy`` formula (:func:`_differentiated_as`):
+Each function's derivative is that of its ``jax.numpy`` formula (:func:`differentiated_as`):
 the ``jnp.where`` corrections select special values, and a reverse-mode gradient through a
 ``where`` sends a zero cotangent into the branch not taken, where ``0 * inf`` is NaN.
 """
@@ -42,7 +42,7 @@ def _mul_neg_i(a: Any) -> Any:
     return _cplx(jnp.imag(a), -jnp.real(a))
 
 
-def _differentiated_as(plain: Callable) -> Callable[[Callable], Callable]:
+def differentiated_as(plain: Callable) -> Callable[[Callable], Callable]:
     """The decorated function, with the derivative of ``plain`` (its ``jax.numpy``
     formula): forward and reverse mode then agree with ``jax.grad`` of ``plain``, and the
     special-value branches (infinities recovered from NaN, ...) never reach a gradient."""
@@ -57,9 +57,6 @@ def _differentiated_as(plain: Callable) -> Callable[[Callable], Callable]:
         return functools.wraps(special)(f)
 
     return wrap
-
-
-differentiated_as = _differentiated_as  # (for the real functions of other modules)
 
 
 # -- symmetries ---------------------------------------------------------------------------
@@ -96,13 +93,13 @@ def _odd_conj_symmetric(f: Callable) -> Callable:
 
 
 # -- arithmetic ---------------------------------------------------------------------------
-@_differentiated_as(jnp.abs)
+@differentiated_as(jnp.abs)
 def cabs(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     return jnp.where(jnp.isinf(re) | jnp.isinf(im), jnp.inf, jnp.hypot(re, im))
 
 
-@_differentiated_as(jnp.multiply)
+@differentiated_as(jnp.multiply)
 def cmul(p: Any, q: Any) -> Any:
     # C99 Annex G: (a+bi)(c+di) with infinities recovered when the naive formula gives NaN.
     a, b, c, d = jnp.real(p), jnp.imag(p), jnp.real(q), jnp.imag(q)
@@ -131,7 +128,7 @@ def cmul(p: Any, q: Any) -> Any:
     return _cplx(re, im)
 
 
-@_differentiated_as(jnp.power)
+@differentiated_as(jnp.power)
 def cpow(p: Any, q: Any) -> Any:
     r = jnp.power(p, q)
     pr, pi, qr, qi = jnp.real(p), jnp.imag(p), jnp.real(q), jnp.imag(q)
@@ -160,7 +157,7 @@ def cpow(p: Any, q: Any) -> Any:
     return jnp.where(q == 0, jnp.ones_like(r), r)
 
 
-@_differentiated_as(jnp.sign)
+@differentiated_as(jnp.sign)
 def csign(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     mag = cabs(a)
@@ -176,7 +173,7 @@ def cround(a: Any) -> Any:
 
 
 # -- exponentials and logarithms ----------------------------------------------------------
-@_differentiated_as(jnp.exp)
+@differentiated_as(jnp.exp)
 def cexp(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.exp(a)
@@ -203,7 +200,7 @@ def cexp(a: Any) -> Any:
     return r
 
 
-@_differentiated_as(jnp.expm1)
+@differentiated_as(jnp.expm1)
 def cexpm1(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     e = cexp(a)
@@ -219,7 +216,7 @@ def cexpm1(a: Any) -> Any:
     return r
 
 
-@_differentiated_as(jnp.log)
+@differentiated_as(jnp.log)
 def clog(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     mag = cabs(a)
@@ -231,7 +228,7 @@ def clog(a: Any) -> Any:
     return _cplx(logmag, jnp.arctan2(im, re))
 
 
-@_differentiated_as(jnp.log1p)
+@differentiated_as(jnp.log1p)
 def clog1p(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     r = jnp.log1p(a)
@@ -247,17 +244,17 @@ def _clog_base(a: Any, base: float) -> Any:
     return _cplx(jnp.real(r) / c, jnp.imag(r) / c)
 
 
-@_differentiated_as(jnp.log2)
+@differentiated_as(jnp.log2)
 def clog2(a: Any) -> Any:
     return _clog_base(a, 2)
 
 
-@_differentiated_as(jnp.log10)
+@differentiated_as(jnp.log10)
 def clog10(a: Any) -> Any:
     return _clog_base(a, 10)
 
 
-@_differentiated_as(jnp.sqrt)
+@differentiated_as(jnp.sqrt)
 @_conj_symmetric
 def csqrt(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -277,7 +274,7 @@ def csqrt(a: Any) -> Any:
 
 
 # -- hyperbolic and trigonometric ---------------------------------------------------------
-@_differentiated_as(jnp.sinh)
+@differentiated_as(jnp.sinh)
 def csinh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     # sinh(a + bi) = sinh(a)cos(b) + i cosh(a)sin(b), with the C99 special values
@@ -301,7 +298,7 @@ def csinh(a: Any) -> Any:
     return s
 
 
-@_differentiated_as(jnp.cosh)
+@differentiated_as(jnp.cosh)
 def ccosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     c = _cplx(jnp.cosh(re) * jnp.cos(im), jnp.sinh(re) * jnp.sin(im))
@@ -323,7 +320,7 @@ def ccosh(a: Any) -> Any:
     return c
 
 
-@_differentiated_as(jnp.tanh)
+@differentiated_as(jnp.tanh)
 def ctanh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
     t = jnp.tanh(a)
@@ -341,7 +338,7 @@ def ctanh(a: Any) -> Any:
     return t
 
 
-@_differentiated_as(jnp.arcsinh)
+@differentiated_as(jnp.arcsinh)
 @_odd_conj_symmetric
 def casinh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -370,7 +367,7 @@ def _acosh_formula(a: Any) -> Any:
     return jnp.log(a + jnp.sqrt(a - 1) * jnp.sqrt(a + 1))
 
 
-@_differentiated_as(_acosh_formula)
+@differentiated_as(_acosh_formula)
 @_conj_symmetric
 def cacosh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -399,7 +396,7 @@ def cacosh(a: Any) -> Any:
     return r
 
 
-@_differentiated_as(jnp.arctanh)
+@differentiated_as(jnp.arctanh)
 @_odd_conj_symmetric
 def catanh(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -427,27 +424,27 @@ def catanh(a: Any) -> Any:
     return r
 
 
-@_differentiated_as(jnp.sin)
+@differentiated_as(jnp.sin)
 def csin(a: Any) -> Any:
     return _mul_neg_i(csinh(_mul_i(a)))  # sin(z) = -i sinh(iz)
 
 
-@_differentiated_as(jnp.cos)
+@differentiated_as(jnp.cos)
 def ccos(a: Any) -> Any:
     return ccosh(_mul_i(a))  # cos(z) = cosh(iz)
 
 
-@_differentiated_as(jnp.tan)
+@differentiated_as(jnp.tan)
 def ctan(a: Any) -> Any:
     return _mul_neg_i(ctanh(_mul_i(a)))  # tan(z) = -i tanh(iz)
 
 
-@_differentiated_as(jnp.arcsin)
+@differentiated_as(jnp.arcsin)
 def casin(a: Any) -> Any:
     return _mul_neg_i(casinh(_mul_i(a)))  # asin(z) = -i asinh(iz)
 
 
-@_differentiated_as(jnp.arccos)
+@differentiated_as(jnp.arccos)
 @_conj_symmetric
 def cacos(a: Any) -> Any:
     re, im = jnp.real(a), jnp.imag(a)
@@ -469,6 +466,6 @@ def cacos(a: Any) -> Any:
     return r
 
 
-@_differentiated_as(jnp.arctan)
+@differentiated_as(jnp.arctan)
 def catan(a: Any) -> Any:
     return _mul_neg_i(catanh(_mul_i(a)))  # atan(z) = -i atanh(iz)

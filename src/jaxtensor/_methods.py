@@ -29,7 +29,7 @@ import numpy as np
 
 from . import _elementwise as ew
 from . import _numpy_names
-from ._args import normalize_axis
+from ._args import declines, normalize_axis
 from ._core import Tensor, _view, asarray, new_tensor
 from ._data_exchange import _dlpack, _dlpack_device, _to_device
 from ._data_type_functions import astype as _astype
@@ -87,12 +87,6 @@ def _fast(fn: Callable, slow: Callable, reflected: bool) -> Callable:
     return fast_operator(fn.__name__, slow, reflected=reflected)
 
 
-def _declines(other: Any) -> bool:
-    """Whether ``other`` asks array operators to let it answer (NumPy's protocol: its
-    ``__array_ufunc__`` is None; a traced mask's selection ``x[m]`` does)."""
-    return getattr(type(other), "__array_ufunc__", 0) is None
-
-
 def forward(fn: Callable) -> Callable:
     """``x.__op__(y)``: ``fn(x, y)``, or ``NotImplemented`` for an operand it does not know."""
     def op(self: Tensor, other: Any) -> Any:
@@ -103,7 +97,7 @@ def forward(fn: Callable) -> Callable:
                 return NotImplemented
             raise
         except IndexError:
-            if _declines(other):
+            if declines(other):
                 return NotImplemented
             raise
 
@@ -120,7 +114,7 @@ def reflected(fn: Callable) -> Callable:
                 return NotImplemented
             raise
         except IndexError:
-            if _declines(other):
+            if declines(other):
                 return NotImplemented
             raise
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _elementwise as ew
-from ._args import weak_scalar
+from ._args import declines, weak_scalar
 from ._core import Tensor, WeakTensor, as_weak, weak_number
 
 _NUMBERS = (bool, int, float, complex)
@@ -61,8 +61,8 @@ def _binary(fn: Callable, reflected: bool, order: str | None = None
             if not isinstance(other, (Tensor, *_NUMBERS)):
                 return NotImplemented
             raise
-        except IndexError:  # (an operand that declines, as ``x[m]`` does: its own operator)
-            if getattr(type(other), "__array_ufunc__", 0) is None:
+        except IndexError:
+            if declines(other):
                 return NotImplemented
             raise
         return as_weak(r) if _is_number(o) else r

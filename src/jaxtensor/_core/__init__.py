@@ -14,14 +14,14 @@ from ._context import JitTrace, check_traced, checked_later, current
 from ._errors import LinAlgError
 from ._storage import Deferred, Storage, TracerLeakError, current_trace
 from ._storage import _layout as storage_layout
-from ._tensor import ELEMENT_READ, Tensor, WeakTensor, element, new_tensor, over, unread_element
+from ._tensor import Tensor, WeakTensor, element, new_tensor, over
 from ._view import _IDX_NP as IDX
 from ._view import View
 from ._weak import as_weak, strong, weak_argument, weak_number
 
 __all__ = [
-    "ELEMENT_READ", "IDX", "Deferred", "JitTrace", "LinAlgError", "as_device", "asarray", "check_traced", "checked_later", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
-    "clear_caches", "current", "element", "over", "current_trace", "device_constant", "new_tensor", "starts_array", "unread_element",
+    "IDX", "Deferred", "JitTrace", "LinAlgError", "as_device", "asarray", "check_traced", "checked_later", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
+    "clear_caches", "current", "element", "over", "current_trace", "device_constant", "new_tensor", "starts_array",
     "storage_layout", "WeakTensor", "as_weak", "strong", "weak_argument", "weak_number",
     # modules used as namespaces by the layers above
     "_cache", "_config", "_constants", "_context", "_conversion", "_dtypes", "_errors", "_kernels",

@@ -35,7 +35,7 @@ from ._jax_private import (
     trace_state,
     weak_cast,
 )
-from ._storage import Deferred, Storage
+from ._storage import Storage
 
 _new = object.__new__
 _SWAP = (1, 0)
@@ -535,21 +535,6 @@ def _elements(steps: tuple, comp: str | None, nd: int, size: int, base: Any, dyn
 
 
 _read_element.batch = _read_elements  # type: ignore[attr-defined]
-
-
-def unread_element(t: Tensor) -> Deferred | None:
-    """The element read ``t`` is, where its value is not computed yet and nothing is queued
-    on it (``d``: its value is ``_view.read(d.view, d.array)``), else None."""
-    if t._view is not None:
-        return None
-    d = t._storage._pending
-    if type(d) is not Deferred or d.read is not ELEMENT_READ or d.then is not None:
-        return None
-    return d
-
-
-#: the ``read`` of an element read's ``Deferred`` (see :func:`unread_element`)
-ELEMENT_READ = _read_element
 
 
 def over(st: Storage) -> Tensor:

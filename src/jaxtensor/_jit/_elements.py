@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from .._core import ELEMENT_READ, Deferred, Tensor, _cache, _view, starts_array
+from .._core import Deferred, Tensor, _cache, _view, starts_array
 from ._trace import Trace
 
 __all__ = ["Written", "check_unwritten", "read_in", "split", "written_by"]
@@ -45,11 +45,12 @@ def split(args: list) -> tuple[list, tuple, list, list] | None:
     place."""
     found = []
     for j, a in enumerate(args):
-        # (unread_element, inline: this runs for every top-level loop call)
+        # (an element read not computed yet, nothing queued on it: ``Storage.defer`` makes
+        # only element reads)
         if type(a) is not Tensor or a._view is not None:
             continue
         d = a._storage._pending
-        if type(d) is Deferred and d.read is ELEMENT_READ and d.then is None:
+        if type(d) is Deferred and d.then is None:
             found.append((j, a, d))
     if not found:
         return None
@@ -91,10 +92,8 @@ def read_in(trace: Any, ins: list, struct: tuple, reads: list) -> list[tuple[Ten
     made = []
     off = 0
     for (j, _, n, s), (t, v) in zip(struct, reads):
-        src = sources[s]
-        if isinstance(src, Tensor):
-            src = src._value()
-        value = _view.chain_forward(v.steps, v.comp, src, [offsets[off + i] for i in range(n)])
+        value = _view.chain_forward(v.steps, v.comp, sources[s],
+                                    [offsets[off + i] for i in range(n)])
         off += n
         trace.known(t._storage, value)
         ins.insert(j, t)

@@ -217,9 +217,7 @@ def _constants_instead(fns: tuple) -> bool:
     if not _numbers(fns):
         return False
     r = _reads.Reader(numbers=True)
-    for f in fns:
-        if type(f) is types.FunctionType:
-            r.function(f, "the body", [])
+    r.bodies(fns, [])
     if "number" not in r.atoms:
         return False
     _constant_numbers[tuple(map(_code_key, fns))] = True

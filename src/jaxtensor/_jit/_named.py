@@ -156,19 +156,18 @@ def _followed(v: Any) -> types.FunctionType | None:
 class Named:
     """The probes of one function's names (:func:`record`)."""
 
-    __slots__ = ("entries", "_globals", "_cells", "_others", "_fast")
+    __slots__ = ("entries", "_others", "_all", "_fast")
 
     def __init__(self, entries: list[tuple]) -> None:
         #: (where, container, key, value, probe, label, shown): the value read is
         #: ``container[key]``'s (a cell's contents, a global, a default: :func:`_read`); the
-        #: same object as ``value`` (None for a Tensor) or else compared as ``probe`` says; ``label`` and
-        #: ``shown`` say which and what it was, for :meth:`explain`
+        #: same object as ``value`` (None for a Tensor) or else compared as ``probe`` says;
+        #: ``label`` and ``shown`` say which and what it was, for :meth:`explain`
         self.entries = entries
-        # the same, by where they are read (any order will do: a call is the same only
-        # where every value is), for :meth:`same`
-        self._globals = [(e[1], e[2], e[3], e[4]) for e in entries if e[0] == _GLOBAL]
-        self._cells = [(e[1][e[2]], e[3], e[4]) for e in entries if e[0] == _CELL]
+        # what :meth:`same` compares: where every global and cell holds the object traced
+        # (:meth:`_identities`), the defaults alone; else every value
         self._others = [e[:5] for e in entries if e[0] != _GLOBAL and e[0] != _CELL]
+        self._all = [e[:5] for e in entries]
         self._fast = self._identities()
 
     def _identities(self) -> Callable[[], bool]:
@@ -177,11 +176,13 @@ class Named:
         loop); where one does not, :meth:`same` compares as the probes say."""
         ns: dict[str, Any] = {"A": _ABSENT}
         terms = []
-        for j, (box, key, was, probe) in enumerate(self._globals):
+        globs = [(e[1], e[2], e[3], e[4]) for e in self.entries if e[0] == _GLOBAL]
+        cells = [(e[1][e[2]], e[3], e[4]) for e in self.entries if e[0] == _CELL]
+        for j, (box, key, was, probe) in enumerate(globs):
             ns[f"b{j}"], ns[f"g{j}"] = box, probe[1] if probe[0] == _TENSOR else was
             terms.append(f"b{j}.get({key!r}, A) is g{j}" + ("[0]()" if probe[0] == _TENSOR
                                                               else ""))
-        for j, (cell, was, probe) in enumerate(self._cells):
+        for j, (cell, was, probe) in enumerate(cells):
             ns[f"c{j}"], ns[f"v{j}"] = cell, probe[1] if probe[0] == _TENSOR else was
             terms.append(f"c{j}.cell_contents is v{j}" + ("[0]()" if probe[0] == _TENSOR
                                                           else ""))
@@ -192,20 +193,7 @@ class Named:
 
     def same(self) -> bool:
         """Whether every value read by name is still the one traced."""
-        if self._fast() and not self._others:
-            return True
-        for box, key, was, probe in self._globals:
-            v = box.get(key, _ABSENT)
-            if v is not was and not _same(v, probe):
-                return False
-        for cell, was, probe in self._cells:
-            try:
-                v = cell.cell_contents
-            except ValueError:
-                v = _ABSENT
-            if v is not was and not _same(v, probe):
-                return False
-        for where, box, key, was, probe in self._others:
+        for where, box, key, was, probe in self._others if self._fast() else self._all:
             v = _read(where, box, key)
             if v is not was and not _same(v, probe):
                 return False
@@ -219,7 +207,7 @@ class Named:
         None. (Nothing can reach a storage that is gone, so a program that took the old
         storage as an input is the program a trace would make with the new one.)"""
         moved = []
-        for where, box, key, was, probe in (e[:5] for e in self.entries):
+        for where, box, key, was, probe in self._all:
             v = _read(where, box, key)
             if v is was or _same(v, probe):
                 continue
@@ -266,9 +254,10 @@ def _read(where: int, box: Any, key: Any) -> Any:
             return box[key].cell_contents
         except ValueError:
             return _ABSENT
-    d = box.__defaults__ if where == _DEFAULT else box.__kwdefaults__
     if where == _DEFAULT:
+        d = box.__defaults__
         return d[key] if d is not None and key < len(d) else _ABSENT
+    d = box.__kwdefaults__
     return _ABSENT if d is None else d.get(key, _ABSENT)
 
 
