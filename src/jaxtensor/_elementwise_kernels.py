@@ -52,6 +52,8 @@ abs = real_or_complex(jnp.abs, cs.cabs)  # noqa: A001 - the standard's name
 
 
 def square(a: Any) -> Any:
+    if a.dtype == jnp.bool_:  # (NumPy's: no bool loop, the smallest integer; outside the standard)
+        a = a.astype(jnp.int8)
     return multiply(a, a)
 
 

@@ -56,6 +56,7 @@ from ._statistical import (
     _sum_all,
     cumulative_prod,
     cumulative_sum,
+    integer_var,
     max,
     mean,
     min,
@@ -292,10 +293,13 @@ def _reduction(fn: Callable, with_dtype: bool = False, with_correction: bool = F
         def m(self: Tensor, axis: Any = None, correction: Any = 0.0,
               keepdims: bool = False, *, dim: Any = None, keepdim: bool = False,
               ddof: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
-            # (NumPy's result is of the dtype asked for: an integer mean truncated)
+            c = correction if ddof is None else ddof
+            if dtype is not None and np.dtype(dtype).kind in "iu":
+                return _into(out, integer_var(self, dtype, _axis_arg(axis, dim), c,
+                                              keepdims or keepdim, name == "std"), name)
             return _into(out, _as(fn(_as(self, dtype), axis=_axis_arg(axis, dim),
-                                     correction=correction if ddof is None else ddof,
-                                     keepdims=keepdims or keepdim), dtype), name)
+                                     correction=c, keepdims=keepdims or keepdim), dtype),
+                         name)
     else:
         def m(self: Tensor, axis: Any = None, keepdims: bool = False, *,
               dim: Any = None, keepdim: bool = False, dtype: Any = None,

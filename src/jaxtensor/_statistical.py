@@ -265,6 +265,28 @@ def _std(a: Any, axes: tuple, keep: bool, correction: float) -> Any:
     return jnp.sqrt(_var(a, axes, keep, correction))
 
 
+def _integer_var(a: Any, axes: tuple, keep: bool, correction: float, into: np.dtype,
+                 root: bool) -> Any:
+    """NumPy's ``var``/``std`` with an integer ``dtype=``: the mean summed in ``into`` and
+    truncated into it, the squared deviations summed in ``into``, the quotient truncated
+    (and ``std`` the truncated square root of that)."""
+    n = math.prod(a.shape[i] for i in axes)
+    mu = (jnp.sum(a, axis=axes, keepdims=True, dtype=into) / n).astype(into)
+    common = np.result_type(a.dtype, into)
+    d = a.astype(common) - mu.astype(common)
+    ss = jnp.sum(d * d, axis=axes, keepdims=keep, dtype=into)
+    r = (ss / builtins.max(n - correction, 0)).astype(into)
+    return jnp.sqrt(r).astype(into) if root else r
+
+
+def integer_var(x: Tensor, dtype: Any, axis: Any, correction: Any, keepdims: bool,
+                root: bool) -> Tensor:
+    """``np.var(x, dtype=dtype)`` (``np.std`` where ``root``) for an integer ``dtype``."""
+    name = "std" if root else "var"
+    return _reduce(name, _integer_var, x, axis, keepdims, correction=_correction(correction),
+                   into=np.dtype(dtype), root=root)
+
+
 def _correction(c: Any) -> float:
     if isinstance(c, builtins.bool) or not isinstance(c, (int, float, np.integer, np.floating)):
         raise TypeError(f"correction must be an int or a float, got {type(c).__name__}")

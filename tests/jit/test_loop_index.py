@@ -140,3 +140,59 @@ def test_bodies_nested_three_deep_are_traced_at_most_twice_on_a_first_call(how):
                 want[i * 4 + j * 2 + k] += [1.0, 2.0][k] * (i + 1)
     np.testing.assert_array_equal(np.asarray(x), want)
     assert max(count.values()) <= 2, count
+
+
+# -- the index in arithmetic with numbers: a number's rules, not JAX's integer ones ----------
+#: expressions of the index ``i`` alone (and Python numbers)
+NUMBER_EXPRESSIONS = {
+    "2 ** (i - 2)": lambda i: 2 ** (i - 2),
+    "(i + 2) ** -1": lambda i: (i + 2) ** -1,
+    "(i - 3) ** 3": lambda i: (i - 3) ** 3,
+    "i // (i - 1)": lambda i: i // (i - 1),
+    "i % (i - 2)": lambda i: i % (i - 2),
+    "-7 // (i - 3)": lambda i: -7 // (i - 3),
+    "-i % 4": lambda i: -i % 4,
+    "abs(i - 3) * -i": lambda i: abs(i - 3) * -i,
+    "~i": lambda i: ~i,
+    "i / 4": lambda i: i / 4,
+    "i * 0.5 + 1": lambda i: i * 0.5 + 1,
+    "(i << 3) | (40 >> i)": lambda i: (i << 3) | (40 >> i),
+    "i ^ 5": lambda i: i ^ 5,
+    "(0 < i) & (i < 4)": lambda i: (0 < i) & (i < 4),
+    "divmod(i + 7, i - 2)[1]": lambda i: divmod(i + 7, i - 2)[1],
+}
+
+
+def _as_number_argument(expr, i):
+    """What ``expr`` of a Python int passed to ``jaxtensor.jit`` gives (the documented rules
+    of a traced number where Python raises or turns an int into a float: a division by zero
+    is NumPy's 0-D result, an int to a negative int power 0)."""
+    return float(jt.jit(expr)(i))
+
+
+def _number_oracle(name, expr, i):
+    try:
+        v = expr(i)
+    except ZeroDivisionError:
+        return _as_number_argument(expr, i)
+    if isinstance(v, float) and "**" in name:  # (an int to a negative int power)
+        return _as_number_argument(expr, i)
+    return float(v)
+
+
+@pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")  # (one body, many exprs)
+@pytest.mark.parametrize("how", ["eager", "jit"])
+@pytest.mark.parametrize("name", sorted(NUMBER_EXPRESSIONS))
+def test_index_in_arithmetic_with_numbers_is_a_python_int(name, how):
+    """Each expression of the index, written into a float64 Tensor, as Python's ``int``
+    computes it (where Python raises or gives a float of ints, as a number passed to
+    ``jaxtensor.jit``)."""
+    expr = NUMBER_EXPRESSIONS[name]
+    n = 7
+    out = jt.zeros(n)
+
+    def body(i):
+        out[i] = expr(i)
+    LOOPS[how](0, n, body)
+    want = [_number_oracle(name, expr, i) for i in range(n)]
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(want), err_msg=name)

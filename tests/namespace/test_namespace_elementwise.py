@@ -550,3 +550,16 @@ def test_real_pow_of_numpys_exact_exponents_is_numpys(dtype, e):
     rx = jax.grad(lambda z: jnp.sum(jnp.power(z, e)))(x.to_jax())
     np.testing.assert_allclose(float(gq), float(rq), rtol=1e-6)
     np.testing.assert_allclose(np.asarray(gx), np.asarray(rx), rtol=1e-6)
+
+
+@pytest.mark.parametrize("how", ["eager", "jit"])
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
+def test_square_of_bool_is_numpys_int8(shape, how):
+    """NumPy's ``square`` has no bool loop: a bool array squares as ``int8`` (the standard
+    leaves bool out; jaxtensor gave bool)."""
+    w = np.random.default_rng(len(shape)).random(shape) < 0.5
+    f = jt.square if how == "eager" else jt.jit(jt.square)
+    got = f(jt.asarray(w))
+    want = np.square(w)
+    assert got.dtype == want.dtype == np.int8
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import Tensor, WeakTensor, current_trace
+from .._core import Tensor, WeakTensor, as_weak, current_trace, new_tensor
 from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
 from . import _branches, _ranges
@@ -276,7 +276,7 @@ def _index(i: Any) -> Any:
     """The loop index as the body sees it: the ``int`` of the Python loop, a weakly typed
     integer as wide as jaxtensor's index dtype (it takes the other operand's dtype in
     arithmetic with a Tensor, with the eager ``OverflowError`` rules of a Python int)."""
-    return weak_cast(i, jtr._IDX)
+    return as_weak(new_tensor(weak_cast(i, jtr._IDX)))
 
 
 def _wide(b: Any) -> Any:

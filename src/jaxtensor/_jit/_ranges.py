@@ -391,6 +391,28 @@ def _checked_facts() -> _Facts:
     return _Facts(known) if known else _Facts.NONE
 
 
+def _known_as(facts: _Facts, x: _Node, r: Iv) -> _Facts | None:
+    """``facts`` and ``x`` in ``r``, and so the value ``x`` converts without change (a
+    weakly typed loop index or number made strong, an alias in an enclosing trace): a fact
+    about ``i < n`` computed by a kernel holds for the ``i`` other kernels take."""
+    while True:
+        facts = facts.add(x.key, r)
+        if facts is None:
+            return None
+        origin = x.origin()
+        if origin[0] == "alias":
+            x = origin[1]
+            continue
+        if origin[0] not in ("convert_element_type", *SAME) or isinstance(origin[2][0], tuple):
+            return facts
+        src = origin[2][0]
+        have, into = dtype_range(src.aval()), dtype_range(x.aval())
+        if have is None or into is None or into == (0, 1) or not (
+                into[0] <= have[0] and have[1] <= into[1]):
+            return facts  # (a conversion that can change the value says nothing of it)
+        x = src
+
+
 class _Walk:
     """One proof: intervals of nodes under facts, memoised, within :data:`_BUDGET` steps;
     ``ranges``: the eager loops' ranges it assumed."""
@@ -604,7 +626,7 @@ class _Walk:
                 r = restrict(o, xi, yi)
                 if r is None:
                     return []
-                nxt = out.add(x.key, r)
+                nxt = _known_as(out, x, r)
                 if nxt is None:
                     return []
                 out = nxt
