@@ -6,8 +6,10 @@ jaxtensor eagerly (the index a Python int), values, dtypes and the error raised 
 
 from __future__ import annotations
 
+import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax import lax
 
 import jaxtensor as jt
 
@@ -195,4 +197,32 @@ def test_index_in_arithmetic_with_numbers_is_a_python_int(name, how):
         out[i] = expr(i)
     LOOPS[how](0, n, body)
     want = [_number_oracle(name, expr, i) for i in range(n)]
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(want), err_msg=name)
+
+
+_ARR = np.arange(10.0) * 1.5
+#: JAX's own functions given the index: it is the Python int to them too
+JAX_USES = {
+    "jnp.sin(i)": lambda i, a: jnp.sin(i),
+    "a[i]": lambda i, a: a[i],
+    "lax.dynamic_slice": lambda i, a: lax.dynamic_slice(a, (i,), (1,))[0],
+    "jnp.where(i > 2)": lambda i, a: jnp.where(i > 2, 1.0, 0.0),
+    "i * a[i]": lambda i, a: i * a[i],
+    "lax.cond(i > 3)": lambda i, a: lax.cond(i > 3, lambda: 1.0, lambda: 2.0),
+    "jnp.take(a, i)": lambda i, a: jnp.take(a, i),
+}
+
+
+@pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")  # (one body, many uses)
+@pytest.mark.parametrize("how", ["eager", "jit"])
+@pytest.mark.parametrize("name", sorted(JAX_USES))
+def test_jax_functions_take_the_index_as_a_python_int(name, how):
+    use = JAX_USES[name]
+    a = jnp.asarray(_ARR)
+    out = jt.zeros(6)
+
+    def body(i):
+        out[i] = use(i, a)
+    LOOPS[how](0, 6, body)
+    want = [float(use(i, a)) for i in range(6)]
     np.testing.assert_array_equal(np.asarray(out), np.asarray(want), err_msg=name)
