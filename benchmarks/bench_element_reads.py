@@ -17,7 +17,9 @@ donate it. A float32 Tensor of 10**6 elements:
   computes ``e`` first, a second kernel; the view was never read);
 * ``unpack``: ``a, b, c, d = (x[k] for k in four positions)``, then ``a + b + c + d``,
   waited (the four values are computed together, by one kernel, at the first use);
-* ``insertion_sort``: an insertion sort of 32 random values (µs per sort; wrong with views).
+* ``insertion_sort``: an insertion sort of 32 random values (µs per sort; wrong with views);
+* ``scalar``: ``float(x[i])`` (the Python number of an element: on CPU read from the
+  buffer in host memory where the element is a value, a kernel and a transfer for a view).
 
 Run::
 
@@ -131,10 +133,14 @@ def workloads() -> dict[str, tuple[Callable[[], None], Callable[[], None], int]]
             jax.block_until_ready(arr._value())
         return f
 
+    def scalar(e: tuple) -> Callable[[], None]:
+        a = (pos[3], *e)
+        return lambda: float(x[a])
+
     makers = {"read": (read, 200), "read_use": (read_use, 50), "swap": (swap, 50),
               "temp_swap": (temp_swap, 50), "iadd": (iadd, 50),
               "read_then_write": (read_then_write, 50), "unpack": (unpack, 50),
-              "insertion_sort": (insertion_sort, 1)}
+              "insertion_sort": (insertion_sort, 1), "scalar": (scalar, 50)}
     return {k: (*both(m), n) for k, (m, n) in makers.items()}
 
 

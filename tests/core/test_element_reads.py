@@ -194,6 +194,49 @@ def test_conversions_are_unchanged() -> None:
     assert [int(t) for t in jt.asarray([7, 8, 9])] == [7, 8, 9]
 
 
+def _view_pairs(t: Any, a: np.ndarray) -> dict[str, tuple[Any, np.ndarray]]:
+    pairs = {"x": (t, a), "x.mT": (t.mT, np.swapaxes(a, -1, -2)), "x[::-1]": (t[::-1], a[::-1]),
+             "x[1:, ::2]": (t[1:, ::2], a[1:, ::2]), "x[2]": (t[2], a[2]),
+             "x[:, 3]": (t[:, 3], a[:, 3]), "x.reshape(-1)": (t.reshape(-1), a.reshape(-1)),
+             "x[..., ::-2]": (t[..., ::-2], a[..., ::-2]),
+             "permute_dims": (jt.permute_dims(t, (2, 0, 1)), np.transpose(a, (2, 0, 1)))}
+    if a.dtype.kind == "c":
+        pairs.update({"x.real": (t.real, a.real), "x.imag": (t.imag, a.imag)})
+    return pairs
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int8", "uint8", "int64",
+                                   "uint64", "bool", "complex64", "complex128"])
+def test_conversions_of_elements_of_every_view_are_numpys(dtype: str) -> None:
+    """``int()``, ``float()``, ``complex()``, ``bool()``, ``.item()`` and ``operator.index``
+    of element reads through views of every kind, with the source written between the read
+    and the conversion half the time: NumPy's Python scalars, of NumPy's types (on CPU the
+    value is read from the source's buffer in host memory, with no kernel)."""
+    import operator
+    rng = np.random.default_rng(len(dtype))
+    a_np = rng.standard_normal((5, 6, 4)) * 50
+    if dtype.startswith("complex"):
+        a_np = a_np + 1j * rng.standard_normal((5, 6, 4))
+    a_np = a_np.astype(dtype)
+    convs = [complex, bool, "item"] + ([] if a_np.dtype.kind == "c" else [int, float])
+    if a_np.dtype.kind in "iu":
+        convs.append(operator.index)
+    for name, (tv, v_np) in _view_pairs(jt.asarray(a_np), a_np).items():
+        for k in range(4):
+            key = tuple(int(rng.integers(-n, n)) for n in v_np.shape)
+            for conv in convs:
+                e = tv[key]
+                if k % 2:
+                    tv[...] = 0  # (the read keeps its value)
+                got = e.item() if conv == "item" else conv(e)
+                w = v_np[key]
+                want = w.item() if conv == "item" else conv(w)
+                assert type(got) is type(want) and (got == want or got != got and want != want), (
+                    name, key, conv, got, want)
+                if k % 2:
+                    tv[...] = jt.asarray(v_np)
+
+
 # -- which keys read a value, which make a view ----------------------------------------------
 def _int_spellings(i: int) -> list[Any]:
     return [i, np.int64(i), np.int8(i), jt.asarray(i), jnp.asarray(i, jnp.int32),

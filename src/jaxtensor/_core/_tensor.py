@@ -35,7 +35,7 @@ from ._jax_private import (
     trace_state,
     weak_cast,
 )
-from ._storage import Storage
+from ._storage import Deferred, Storage, _ArrayImpl
 
 _new = object.__new__
 _SWAP = (1, 0)
@@ -292,6 +292,11 @@ class Tensor:
                     f"only Tensors with one element can be converted to Python scalars, got "
                     f"shape {self.shape}"
                 )
+        d = self._storage._pending
+        if type(d) is Deferred and self._view is None:
+            got = _host_element(d)
+            if got is not None:
+                return got
         v = self._value()
         if isinstance(v, Tracer):
             if kind is bool:
@@ -502,6 +507,26 @@ def element(x: Tensor, view: _view.View) -> Tensor:
             if es is not None:
                 return over(es)
     return new_tensor(_view.read(view, st.array))
+
+
+def _host_element(d: Deferred) -> Any:
+    """The Python scalar of the element read ``d`` not computed yet, read from its source
+    buffer in host memory (a CPU array, one device: no kernel, no transfer), or None where
+    it cannot be (another device, a view not of the base's own axes, an operator queued)."""
+    arr, view = d.array, d.view
+    if (d.read is not _read_element or d.then is not None or type(arr) is not _ArrayImpl
+            or len(view.steps) != 1 or view.comp is not None):
+        return None
+    devices = arr.sharding.device_set
+    if len(devices) != 1 or next(iter(devices)).platform != "cpu":
+        return None
+    step = view.steps[0]
+    if type(step) is not _view.AxisStep or step.in_shape != arr.shape:
+        return None
+    try:
+        return np.asarray(arr)[view.starts].item()  # (a view of the buffer on CPU, no copy)
+    except RuntimeError:  # (deleted meanwhile by another thread's write: read as before)
+        return None
 
 
 def _read_element(view: _view.View, base: Any) -> Any:
