@@ -130,6 +130,7 @@ def cmul(p: Any, q: Any) -> Any:
 
 @differentiated_as(jnp.power)
 def cpow(p: Any, q: Any) -> Any:
+    p, q = jnp.broadcast_arrays(p, q)  # (the parts below are combined element by element)
     r = jnp.power(p, q)
     pr, pi, qr, qi = jnp.real(p), jnp.imag(p), jnp.real(q), jnp.imag(q)
     # a positive real base to a real exponent is real: exp(x2 * log(x1)) keeps its zero

@@ -235,8 +235,12 @@ def _divide(s: Any, n: float) -> Any:
 
 def _mean(a: Any, axes: tuple, keep: bool) -> Any:
     n = math.prod(a.shape[i] for i in axes)
-    s = jnp.sum(a, axis=axes, keepdims=keep, dtype=a.dtype)
-    return _divide(s, n) if n else jnp.full(s.shape, jnp.nan, a.dtype)
+    # (half precision summed and divided in float32, as NumPy: else 10**4 tens are inf)
+    acc = np.dtype(np.float32) if a.dtype.kind == "f" and a.dtype.itemsize < 4 else a.dtype
+    s = jnp.sum(a, axis=axes, keepdims=keep, dtype=acc)
+    if not n:
+        return jnp.full(s.shape, jnp.nan, a.dtype)
+    return _divide(s, n).astype(a.dtype)
 
 
 def mean(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:

@@ -141,7 +141,8 @@ def cholesky(x: Tensor, /, *, upper: bool = False) -> Tensor:
     up = bool(upper)
 
     def fn(a: Any) -> Any:
-        lo = jnp.linalg.cholesky(a)
+        # (the triangle NumPy reads: the lower one, the upper one for ``upper=True``)
+        lo = jnp.linalg.cholesky(_from_lower(jnp.conj(jnp.swapaxes(a, -1, -2)) if up else a))
         # (LAPACK's failure is a NaN factor; NaN in the input is NumPy's NaN result)
         failed = jnp.any(jnp.isnan(lo), axis=(-2, -1)) & ~jnp.any(jnp.isnan(a), axis=(-2, -1))
         return (jnp.conj(jnp.swapaxes(lo, -1, -2)) if up else lo), failed
@@ -234,7 +235,7 @@ def eigh(x: Tensor, /) -> EighResult:
     v, dt = _float_input(x, "eigh")
 
     def fn(a: Any) -> Any:
-        w, q = jnp.linalg.eigh(a)
+        w, q = jnp.linalg.eigh(_from_lower(a))
         return w.astype(_real(dt)), q
 
     w, q = _run(("eigh",), fn, v, dt=dt)
@@ -249,8 +250,17 @@ def eigvalsh(x: Tensor, /) -> Tensor:
     [1.0, 2.0]
     """
     v, dt = _float_input(x, "eigvalsh")
-    return Tensor._wrap(_run(("eigvalsh",), lambda a: jnp.linalg.eigvalsh(a).astype(_real(dt)),
+    return Tensor._wrap(_run(("eigvalsh",), lambda a: jnp.linalg.eigvalsh(_from_lower(a)).astype(_real(dt)),
                              v, dt=dt))
+
+
+def _from_lower(a: Any) -> Any:
+    """The Hermitian matrices whose lower triangles are ``a``'s: what NumPy's (LAPACK's)
+    ``eigh``, ``eigvalsh`` and ``cholesky`` read of their input, the rest ignored (JAX's
+    average ``a`` with its conjugate transpose); a gradient reaches that triangle only."""
+    low = jnp.tril(a, -1)
+    return low + jnp.conj(jnp.swapaxes(low, -1, -2)) + jnp.real(
+        jnp.diagonal(a, axis1=-2, axis2=-1))[..., None] * jnp.eye(a.shape[-1], dtype=a.dtype)
 
 
 def _eig_check(v: Any) -> None:

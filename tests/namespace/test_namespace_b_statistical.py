@@ -370,3 +370,17 @@ def test_fftn_with_and_without_s_of_the_same_sizes() -> None:
             got = f(a, s=(2,), axes=[0])
             assert got.shape == want.shape, name
             np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape, axis", [((10000,), None), ((2, 3000), 1), ((3000, 2), 0)])
+def test_mean_of_half_precision_sums_in_float32_as_numpy(shape, axis):
+    """``mean`` of float16 sums and divides in float32 and rounds once (NumPy's), where a
+    float16 sum overflowed to inf (10**4 tens) or lost the small terms."""
+    rng = np.random.default_rng(1)
+    for scale in (10.0, 30000.0, 1e-3):
+        w = (rng.random(shape) * scale).astype(np.float16)
+        got = jt.mean(jt.asarray(w), axis=axis)
+        want = np.mean(w, axis=axis)
+        assert got.dtype == want.dtype == np.float16
+        np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32),
+                                   rtol=2e-3)

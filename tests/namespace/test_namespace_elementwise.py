@@ -563,3 +563,19 @@ def test_square_of_bool_is_numpys_int8(shape, how):
     want = np.square(w)
     assert got.dtype == want.dtype == np.int8
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("how", ["eager", "jit"])
+@pytest.mark.parametrize("shapes", [((2,), (2, 2)), ((2, 2), (2,)), ((), (3, 1)), ((3, 1), (1, 2)),
+                                    ((1, 2), (3, 1))])
+def test_complex_pow_broadcasts_either_operand(shapes, how):
+    """``a ** b`` of complex operands of different ranks: NumPy's broadcast result (a base of
+    lower rank than its exponent raised JAX's "arrays must have the same number of
+    dimensions")."""
+    rng = np.random.default_rng(len(shapes[0]) * 3 + len(shapes[1]))
+    a, b = ((rng.standard_normal(s) + 1j * rng.standard_normal(s)) for s in shapes)
+    f = (lambda x, y: x ** y) if how == "eager" else jt.jit(lambda x, y: x ** y)
+    got = np.asarray(f(jt.asarray(a), jt.asarray(b)))
+    want = np.asarray(a) ** np.asarray(b)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-12)
