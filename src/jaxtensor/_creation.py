@@ -314,7 +314,15 @@ def arange(
             vals = np.zeros(0, dtype=dt)
     else:
         n = builtins.max(0, math.ceil((stop - start) / step))
-        vals = (start + step * np.arange(n, dtype=np.float64)).astype(dt)
+        vals = None
+        if dt.kind == "f" and dt.type in (np.float16, np.float32, np.float64):
+            # NumPy's values: ``start``, ``start + step``, then ``start + i * delta`` with
+            # ``delta`` the difference of the first two, in ``dt`` (not ``start + i * step``)
+            vals = np.arange(start, stop, step, dtype=dt)
+            if len(vals) != n:  # (NumPy's own length rule disagreed: the standard's wins)
+                vals = None
+        if vals is None:
+            vals = (start + step * np.arange(n, dtype=np.float64)).astype(dt)
     return Tensor._wrap(host_to_device(vals, device))
 
 
@@ -384,6 +392,8 @@ def linspace(
         vals[0] = start
         if endpoint and num > 1:
             vals[-1] = stop
+    if dt.kind in "iu":  # (NumPy 2 floors toward -inf, not toward 0)
+        vals = np.floor(vals)
     return Tensor._wrap(host_to_device(vals.astype(dt), device))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import jax
@@ -14,6 +15,7 @@ import numpy as np
 
 from . import _args
 from ._core import Tensor, _cache, _dtypes, _kernels, asarray
+from ._elementwise_kernels import bool_as_number
 
 __all__ = [
     "astype", "can_cast", "finfo", "get_default_dtype", "iinfo", "isdtype", "result_type",
@@ -49,6 +51,8 @@ def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any 
         out = _kernels.call(("copy",), lambda: _copy, v)
     elif src.kind == "c" and dt.kind == "b":
         out = _kernels.call(("nonzero_mask",), lambda: _nonzero, v)
+    elif src.kind == "b":  # (as 0s and 1s XLA cannot fold into a select: ``_elementwise``)
+        out = _kernels.call(("astype", dt), lambda: partial(bool_as_number, dt=dt), v)
     else:
         out = _kernels.call(("astype", dt), lambda: lambda a: a.astype(dt), v)
     if not same_device:

@@ -154,7 +154,9 @@ def _refuse_undefined(name: str, dt: np.dtype) -> None:
 
 # -- how a function runs ------------------------------------------------------------------
 def _cast(a: Any, dt: np.dtype) -> Any:
-    return a if a.dtype == dt else a.astype(dt)
+    if a.dtype == dt:
+        return a
+    return k.bool_as_number(a, dt) if a.dtype == np.bool_ else a.astype(dt)
 
 
 def _float_kernel(name: str, fn: Callable, dt: np.dtype) -> Callable:

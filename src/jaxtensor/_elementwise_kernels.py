@@ -51,6 +51,13 @@ multiply = real_or_complex(jnp.multiply, cs.cmul)
 abs = real_or_complex(jnp.abs, cs.cabs)  # noqa: A001 - the standard's name
 
 
+def bool_as_number(a: Any, dt: Any) -> Any:
+    """The bool array ``a`` as 0s and 1s of ``dt``, through int8: XLA rewrites
+    ``convert(bool) * x`` as ``select(bool, x, 0)``, so ``mask * x`` gave 0, not NaN, where
+    ``x`` is infinite or NaN and the mask False (``0 * inf``), and ``-0.0 * True`` +0."""
+    return a.astype(jnp.int8).astype(dt) if jnp.dtype(dt).kind in "fc" else a.astype(dt)
+
+
 def square(a: Any) -> Any:
     if a.dtype == jnp.bool_:  # (NumPy's: no bool loop, the smallest integer; outside the standard)
         a = a.astype(jnp.int8)

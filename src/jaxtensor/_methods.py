@@ -122,6 +122,20 @@ def reflected(fn: Callable) -> Callable:
     return _fast(fn, op, reflected=True)
 
 
+def _repeats(op: Callable) -> Callable:
+    """``*`` of a 0-D integer Tensor and a list or tuple repeats the sequence, as a NumPy
+    integer scalar does (``[0] * x[i]``, ``(1, 2) * n``): the operator declines, and Python
+    repeats the sequence by the Tensor's ``__index__``."""
+    def mul(self: Tensor, other: Any) -> Any:
+        if (other.__class__ is list or other.__class__ is tuple) and not self.shape and (
+                self.dtype.kind in "iu"):
+            return NotImplemented
+        return op(self, other)
+
+    mul.__name__ = op.__name__
+    return mul
+
+
 # -- divmod and round -------------------------------------------------------------------------
 def _divmod(self: Tensor, other: Any) -> Any:
     """``divmod(x, y)``: ``(x // y, x % y)``, as NumPy's."""
@@ -513,7 +527,7 @@ METHODS: dict[str, Any] = {
     "__iadd__": inplace(ew.add, "add"),
     "__sub__": forward(ew.subtract), "__rsub__": reflected(ew.subtract),
     "__isub__": inplace(ew.subtract, "sub"),
-    "__mul__": forward(ew.multiply), "__rmul__": reflected(ew.multiply),
+    "__mul__": _repeats(forward(ew.multiply)), "__rmul__": _repeats(reflected(ew.multiply)),
     "__imul__": inplace(ew.multiply, "mul"),
     "__truediv__": forward(ew.divide), "__rtruediv__": reflected(ew.divide),
     "__itruediv__": inplace(ew.divide, "truediv"),

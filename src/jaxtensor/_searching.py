@@ -193,6 +193,10 @@ def searchsorted(
     adt = np.dtype(a.dtype)
     if adt.kind == "c":
         raise TypeError("searchsorted(): x1 must be real-valued")
+    if type(x2) is int and adt.kind in "iu" and not (
+            np.iinfo(adt).min <= x2 <= np.iinfo(adt).max):
+        # (a Python int beyond x1's dtype goes before or after every element, as NumPy's)
+        return Tensor._wrap(jnp.asarray(0 if x2 < 0 else a.shape[0], _dtypes.default_index))
     b, bdt = _args.scalar_or_value(x2, adt)
     if bdt.kind == "c":
         raise TypeError("searchsorted(): x2 must be real-valued")

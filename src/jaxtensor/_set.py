@@ -155,8 +155,14 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Tensor:
     >>> jt.isin(jt.asarray([1, 2, 3]), jt.asarray([2, 5])).tolist()
     [False, True, False]
     """
-    a, b, dt = _args.promoted_pair(x1, x2, fname="isin")
     inv = bool(invert)
+    for t, v in ((x1, x2), (x2, x1)):
+        if isinstance(t, Tensor) and type(v) is int and t.dtype.kind in "iu" and not (
+                np.iinfo(t.dtype).min <= v <= np.iinfo(t.dtype).max):
+            # (a Python int beyond the other's dtype equals none of its elements, as NumPy)
+            shape = x1.shape if t is x1 else ()
+            return Tensor._wrap(jnp.full(shape, inv, dtype=bool))
+    a, b, dt = _args.promoted_pair(x1, x2, fname="isin")
 
     def build() -> Any:
         def f(p: Any, q: Any) -> Any:

@@ -255,9 +255,8 @@ def eigvalsh(x: Tensor, /) -> Tensor:
 
 
 def _from_lower(a: Any) -> Any:
-    """The Hermitian matrices whose lower triangles are ``a``'s: what NumPy's (LAPACK's)
-    ``eigh``, ``eigvalsh`` and ``cholesky`` read of their input, the rest ignored (JAX's
-    average ``a`` with its conjugate transpose); a gradient reaches that triangle only."""
+    """The Hermitian matrices of ``a``'s lower triangles, which NumPy's ``eigh``, ``eigvalsh``
+    and ``cholesky`` read (JAX's average ``a`` with its conjugate transpose)."""
     low = jnp.tril(a, -1)
     return low + jnp.conj(jnp.swapaxes(low, -1, -2)) + jnp.real(
         jnp.diagonal(a, axis1=-2, axis2=-1))[..., None] * jnp.eye(a.shape[-1], dtype=a.dtype)

@@ -460,3 +460,30 @@ def test_an_element_operated_by_a_tensor_uses_its_value_then() -> None:
     a[1] += y[0]
     a[1] += y[0]
     assert a.tolist() == [1.0, 16.0]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint16", "float32", "float64", "bool",
+                                   "complex64"])
+def test_an_element_prints_and_formats_as_numpys_scalar(dtype: str) -> None:
+    """``str``, ``print``, ``f"{e}"`` and ``",".join(map(str, t))`` of elements (and of 0-D
+    Tensors) give NumPy's text of the number, not the Tensor's ``repr``."""
+    a = (np.arange(1, 5) * 1.37).astype(dtype)
+    t = jt.asarray(a)
+    for k in range(len(a)):
+        assert str(t[k]) == str(a[k]) and f"{t[k]}" == f"{a[k]}", (t[k], a[k])
+    assert ",".join(str(v) for v in t) == ",".join(str(v) for v in a)
+    assert str(jt.sum(t)) == str(np.sum(a)) if dtype != "bool" else True
+    assert str(t).startswith("Tensor(")  # (other Tensors: the repr)
+
+
+def test_a_sequence_times_an_integer_element_repeats_it() -> None:
+    """``[0] * n`` with ``n`` an integer element repeats the list, as with a NumPy integer
+    scalar (it multiplied element-wise); a float element, or a Tensor of more than 0
+    dimensions, still multiplies element-wise."""
+    n = jt.asarray(np.array([3, 2], np.int32))[0]
+    assert [0] * n == [0] * 3 and n * [5] == [5, 5, 5]
+    assert (1, 2) * n == (1, 2) * 3
+    assert [0] * jt.asarray([3, 2], dtype=jt.uint8)[1] == [0, 0]
+    f = jt.asarray([1.5, 2.0])[0] * [1, 2]
+    assert isinstance(f, jt.Tensor) and f.tolist() == [1.5, 3.0]
+    assert (jt.asarray([1, 2]) * [3, 4]).tolist() == [3, 8]

@@ -129,3 +129,21 @@ def test_unique_under_jit_needs_size():
 def test_isin():
     assert jt.isin(T([1, 2, 3]), T([3, 1])).tolist() == [True, False, True]
     assert jt.isin(T([1, 2, 3]), 2, invert=True).tolist() == [True, False, True]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32"])
+def test_searchsorted_and_isin_take_python_ints_beyond_the_dtype(dtype):
+    """A Python int outside ``x1``'s dtype goes before or after every element
+    (``searchsorted``) and equals none (``isin``), as NumPy's; it raised
+    ``OverflowError``."""
+    info = np.iinfo(dtype)
+    a = np.sort(np.random.default_rng(3).integers(info.min, info.max, 7).astype(dtype))
+    t = jt.asarray(a)
+    for v in (info.min - 1, info.max + 1, -(2**40), 2**40, int(a[3])):
+        for side in ("left", "right"):
+            got = jt.searchsorted(t, v, side=side)
+            assert int(got) == int(np.searchsorted(a, v, side=side)), (v, side)
+        for inv in (False, True):
+            np.testing.assert_array_equal(np.asarray(jt.isin(t, v, invert=inv)),
+                                          np.isin(a, v, invert=inv))
+            assert bool(jt.isin(v, t, invert=inv)) == bool(np.isin(v, a, invert=inv))

@@ -229,3 +229,28 @@ def test_scalar_conversions():
         float(jt.ones(3))
     with pytest.raises(ValueError, match="ambiguous"):  # as NumPy
         bool(jt.ones(3))
+
+
+def test_float_arange_and_integer_linspace_are_numpys_values():
+    """``arange`` of floats gives NumPy's values (``start + i * delta``, ``delta`` the
+    difference of the first two values in the dtype, not ``start + i * step``: 130 of
+    133 elements of ``arange(-3.3, 10, 0.1)`` differed), and an integer ``linspace`` floors
+    as NumPy 2's (it truncated toward zero). Random bounds and steps against NumPy."""
+    rng = np.random.default_rng(44)
+    for k in range(300):
+        a, b = sorted(rng.uniform(-100, 100, 2))
+        step = float(rng.choice([0.1, 1 / 3, 0.7, -0.25, 2.5, 0.01]))
+        if step < 0:
+            a, b = b, a
+        for dt in (np.float64, np.float32, np.float16):
+            if dt is np.float16 and abs((b - a) / step) > 2000:
+                continue
+            want = np.arange(a, b, step, dtype=dt)
+            got = np.asarray(jt.arange(a, b, step, dtype=dt))
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want, err_msg=f"arange({a}, {b}, {step})")
+        num, (lo, hi) = int(rng.integers(0, 20)), (int(v) for v in rng.integers(-50, 50, 2))
+        for dt in (np.int64, np.int32, np.int8):
+            want = np.linspace(lo, hi, num, dtype=dt, endpoint=bool(k % 2))
+            got = np.asarray(jt.linspace(lo, hi, num, dtype=dt, endpoint=bool(k % 2)))
+            np.testing.assert_array_equal(got, want, err_msg=f"linspace({lo}, {hi}, {num})")

@@ -579,3 +579,35 @@ def test_complex_pow_broadcasts_either_operand(shapes, how):
     want = np.asarray(a) ** np.asarray(b)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("how", ["eager", "jit"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_a_mask_times_inf_or_nan_is_nan_as_numpy(dtype, how):
+    """``mask * x`` (a Python number ``x``) and ``mask.astype(float) * x`` where ``x`` is
+    infinite, NaN or -0.0 and the mask False: NumPy's NaN (and -0.0), where XLA's rewrite of
+    ``convert(bool) * x`` into a select gave 0."""
+    w = np.array([True, False, True, False])
+    vals = np.array([np.inf, -np.inf, np.nan, -0.0, 2.0], dtype=dtype)
+    m = jt.asarray(w)
+
+    def prog(m, x):
+        return m.astype(x.dtype) * x, m * float(np.real(vals[0]))
+
+    f = prog if how == "eager" else jt.jit(prog)
+    for v in vals:
+        x = jt.asarray(np.full(4, v, dtype=dtype))
+        got_cast, got_scalar = f(m, x)
+        with np.errstate(all="ignore"):
+            want_cast = w.astype(dtype) * np.full(4, v, dtype=dtype)
+            want_scalar = w * float(np.real(vals[0]))
+        np.testing.assert_array_equal(np.asarray(got_cast), want_cast)
+        np.testing.assert_array_equal(np.signbit(np.real(np.asarray(got_cast))),
+                                      np.signbit(np.real(want_cast)))
+        np.testing.assert_array_equal(np.asarray(got_scalar), want_scalar)
+    for s in (float("nan"), float("-inf"), -0.0):
+        got = np.asarray((m * s) if how == "eager" else jt.jit(lambda m, s=s: m * s)(m))
+        with np.errstate(all="ignore"):
+            want = w * s
+        np.testing.assert_array_equal(got, want)
+        assert list(np.signbit(got)) == list(np.signbit(want))

@@ -273,11 +273,12 @@ class Tensor:
 
     def __format__(self, spec: str) -> str:
         """``format(x, spec)``: a 0-D Tensor formats as the Python number it holds (as NumPy
-        scalars do); other Tensors take only the empty spec (``str(x)``)."""
+        scalars do, the empty spec too: ``f"{x[0]}"`` of float32 is the float's digits);
+        other Tensors take only the empty spec (``str(x)``)."""
+        if self.shape == () and not isinstance(self._value(), Tracer):
+            return format(self._scalar(object), spec)
         if not spec:
             return str(self)
-        if self.shape == ():
-            return format(self._scalar(object), spec)
         raise TypeError(
             f"unsupported format string {spec!r} passed to Tensor.__format__ for a Tensor of "
             f"shape {self.shape}; format its elements (x.tolist()) or a 0-D Tensor"
@@ -399,7 +400,14 @@ class Tensor:
         )
         return f"{head},\n       {body})"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        """A 0-D Tensor prints as its number, as NumPy's scalars and 0-D arrays do (``print``,
+        ``f"{t}"``, ``",".join(map(str, t))``); other Tensors as ``repr``."""
+        if self.shape == ():
+            v = self._value()
+            if not isinstance(v, Tracer) and v.is_fully_addressable:
+                return str(np.asarray(v)[()])
+        return self.__repr__()
 
     def __hash__(self) -> int:
         # ``==`` compares values, so a hash by identity would let equal elements miss each

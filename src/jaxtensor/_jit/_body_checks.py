@@ -35,6 +35,8 @@ from ._unfused import vector_once
 
 #: the dtype of a carried failure
 CODE = jnp.int32
+#: the code of no failure
+_NONE = np.int32(0)
 #: whether a failed value may need a high word (64-bit indices)
 _WIDE = np.dtype(_IDX).itemsize > 4
 _LOW = 2**31
@@ -49,11 +51,13 @@ def no_failure() -> tuple:
 def failure(codes: tuple) -> tuple[Any, Any]:
     """(the number of the failed check, its value), both ``IDX``, of the carried failure
     ``codes`` (number 0: none failed)."""
-    code, low = codes[0][0].astype(_IDX), codes[0][1].astype(_IDX)
+    code = lax.convert_element_type(_at(codes[0], 0), _IDX)
+    low = lax.convert_element_type(_at(codes[0], 1), _IDX)
     if not _WIDE:
         return code, low
-    both = (codes[1].astype(_IDX) << 32) | (low & (2**32 - 1))
-    return jnp.abs(code), jnp.where(code < 0, both, low)
+    high = lax.shift_left(lax.convert_element_type(codes[1], _IDX), _IDX(32))
+    both = lax.bitwise_or(high, lax.bitwise_and(low, _IDX(2**32 - 1)))
+    return lax.abs(code), lax.select(lax.lt(code, _IDX(0)), both, low)
 
 
 class BodyChecks:
@@ -103,8 +107,8 @@ class BodyChecks:
         self.merged = self.carried is not None
         self.folded = codes
         self.items = [_failure_item(codes)]
-        clean = codes[0][0] == 0
-        self.ok = clean if self.base is None else self.base & clean
+        ok = clean(codes)
+        self.ok = ok if self.base is None else lax.bitwise_and(self.base, ok)
 
     def current(self) -> tuple:
         """The first failure so far, the one carried in included: what a construct nested
@@ -138,7 +142,8 @@ class BodyChecks:
         if self.folded is not None and len(self.items) == 1 and self.merged:
             return self.folded
         mine = _first_failure(self.items, False, codes[1:])
-        return mine if self.merged else select(codes[0][0] != 0, codes, mine)
+        return mine if self.merged else select(lax.ne(_at(codes[0], 0), _NONE),
+                                                      codes, mine)
 
 
 def select(p: Any, a: tuple, b: tuple) -> tuple:
@@ -151,14 +156,32 @@ class _Carried(tuple):
 
 
 def _failure_item(codes: tuple) -> tuple:
-    vec = codes[0]
-    return vec[0] != 0, _Carried((vec[1], *codes[1:])), vec[0]
+    vec = codes[0]  # (two reads of the code: one shared, XLA:CPU fuses the flood fill's
+    # checked loop into two more kernels)
+    return lax.ne(_at(vec, 0), _NONE), _Carried((_at(vec, 1), *codes[1:])), _at(vec, 0)
+
+
+def clean(codes: tuple) -> Any:
+    """Whether the carried failure ``codes`` is none (its code is 0)."""
+    return lax.eq(_at(codes[0], 0), _NONE)
+
+
+def _at(vec: Any, k: int) -> Any:
+    """``vec[k]`` of a 1-D vector, by ``lax`` (``jax.numpy``'s indexing and operators trace
+    a function of their own at each call: a trace of many checks spent most of its time
+    there)."""
+    return lax.index_in_dim(vec, k, keepdims=False)
+
+
+def _stack(values: list) -> Any:
+    """``jnp.stack`` of 0-D values of one dtype, by ``lax``."""
+    return lax.concatenate([lax.broadcast_in_dim(v, (1,), ()) for v in values], 0)
 
 
 def _words(v: Any) -> tuple[Any, Any]:
     """(low word, high word or None where ``v`` is proved to fit int32) of the ``IDX``
     value ``v``."""
-    v = jnp.asarray(v, _IDX)
+    v = lax.convert_element_type(v, _IDX)
     low = lax.convert_element_type(v, CODE)  # (wraps)
     if not _WIDE or _ranges.proves(v, -_LOW, _LOW - 1, checks=False):
         return low, None
@@ -181,7 +204,7 @@ def _first_failure(items: list[tuple], once: bool, high: tuple = ()) -> tuple:
             low, hi = v[0], (v[1] if wide else None)
         else:
             low, hi = _words(v)
-            k = jnp.asarray(k, CODE)
+            k = lax.convert_element_type(k, CODE)
             if hi is not None:
                 k, wide = -k, True
         c = lax.select(fail, k, c)
@@ -189,12 +212,12 @@ def _first_failure(items: list[tuple], once: bool, high: tuple = ()) -> tuple:
         if hi is not None:
             h = lax.select(fail, hi, h)
     if not _WIDE:
-        vec = jnp.stack([c, b])
+        vec = _stack([c, b])
         return (vector_once(vec) if once else vec,)
     if not wide:  # (the high word carried through untouched: XLA drops it)
-        vec = jnp.stack([c, b])
+        vec = _stack([c, b])
         return (vector_once(vec) if once else vec, h)
-    vec = jnp.stack([c, b, h])
+    vec = _stack([c, b, h])
     if once:
         vec = vector_once(vec)
-    return vec[:2], vec[2]
+    return lax.slice_in_dim(vec, 0, 2), _at(vec, 2)

@@ -68,9 +68,9 @@ class Index(NamedTuple):
             too_big = hi >= n
             fail = too_big | (lo < -n)
             v = lax.select(too_big, hi, lo)
-        else:
-            v = i.astype(_IDX)
-            fail = (v < -n) | (v >= n)
+        else:  # (by ``lax``: ``jax.numpy``'s operators trace a function of their own each)
+            v = lax.convert_element_type(i, _IDX)
+            fail = lax.bitwise_or(lax.lt(v, _IDX(-n)), lax.ge(v, _IDX(n)))
         return [(fail, v, IndexFailure(self.axis, n, wrap, self.fname))]
 
     def checkify(self) -> Any:

@@ -20,7 +20,7 @@ from .._core._jax_private import EvalTrace as _EvalTrace
 from .._core._jax_private import weak_cast
 from . import _branches, _ranges
 from . import _trace as jtr
-from ._body_checks import failure, no_failure
+from ._body_checks import clean, failure, no_failure
 from ._carry_ranges import WhileRanges
 from ._ranges import in_branch, loop_index
 
@@ -102,8 +102,7 @@ class _Carry:
         if checked:
             ok = self.base
             if self.gate:
-                clean = codes[0][0] == 0
-                ok = clean if ok is None else ok & clean
+                ok = clean(codes) if ok is None else lax.bitwise_and(ok, clean(codes))
             t.loop = jtr.BodyChecks(ok, codes, self.base, self.gate)
         running = _RUNNING.set(self)
         try:
@@ -174,7 +173,7 @@ class _Carry:
             self.enclosing.leave(codes)
         else:
             code, bad = failure(codes)
-            self.t.item(code != 0, bad, ("loop",), code)
+            self.t.item(lax.ne(code, np.zeros((), code.dtype)), bad, ("loop",), code)
 
 
 def _closed_over(fns: tuple, names: frozenset | None = None) -> dict:
@@ -364,9 +363,9 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
         codes = carry.codes()
         p = first
         if carry.checked:
-            p = p & (codes[0][0] == 0)
+            p = lax.bitwise_and(p, clean(codes))
             if carry.base is not None:
-                p = p & carry.base
+                p = lax.bitwise_and(p, carry.base)
 
         def test(state: tuple) -> Any:
             p = state[3]
@@ -391,7 +390,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
             body[:] = list(user), list(res), p
             met.extend(m)
             if carry.checked and carry.made_checks:
-                p = p & (codes[0][0] == 0)
+                p = lax.bitwise_and(p, clean(codes))
             return new, res, codes, p
 
         outs, res, codes, _ = lax.while_loop(

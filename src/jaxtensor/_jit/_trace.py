@@ -265,11 +265,12 @@ class Trace(JitTrace):
                 self.code = None
             self.items.append((fail, v, code))
             self.msgs.append(msg)
-            ok, code = ~fail, self.code
+            ok, code = lax.bitwise_not(fail), self.code
             if code is not None:  # (hoisted gates: one comparison with the code)
-                self.ok = (code == 0) | (code > len(self.items))
+                self.ok = lax.bitwise_or(lax.eq(code, np.zeros((), code.dtype)),
+                                         lax.gt(code, np.asarray(len(self.items), code.dtype)))
             else:
-                self.ok = ok if self.ok is None else self.ok & ok
+                self.ok = ok if self.ok is None else lax.bitwise_and(self.ok, ok)
             return
         if not self._here():  # (a loop's carried check inside another JAX transformation)
             self.missed = True
@@ -278,7 +279,8 @@ class Trace(JitTrace):
         self.items.append((_NEVER, np.asarray(0, _IDX), None))
         self.msgs.append(msg)
         lp.items.append((fail, v, len(self.msgs) if code is None else code))
-        lp.ok = ~fail if lp.ok is None else lp.ok & ~fail
+        ok = lax.bitwise_not(fail)
+        lp.ok = ok if lp.ok is None else lax.bitwise_and(lp.ok, ok)
         lp.fresh += 1
 
     def check_output(self) -> Any:
