@@ -432,7 +432,7 @@ def _tri(name: str, fn: Any, x: Tensor, k: int) -> Tensor:
     return Tensor._wrap(_kernels.call((name, k), lambda: lambda a: fn(a, k=k), x._value()))
 
 
-def tril(x: Tensor, /, *, k: int = 0) -> Tensor:
+def tril(x: Tensor, /, k: int = 0) -> Tensor:  # (``k`` positional too: NumPy's)
     """The lower triangle of the last two axes (elements above diagonal ``k`` zeroed).
 
     >>> import jaxtensor as jt
@@ -444,7 +444,7 @@ def tril(x: Tensor, /, *, k: int = 0) -> Tensor:
     return _tri("tril", jnp.tril, x, k)
 
 
-def triu(x: Tensor, /, *, k: int = 0) -> Tensor:
+def triu(x: Tensor, /, k: int = 0) -> Tensor:  # (``k`` positional too: NumPy's)
     """The upper triangle of the last two axes (elements below diagonal ``k`` zeroed).
 
     >>> import jaxtensor as jt

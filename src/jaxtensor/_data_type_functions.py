@@ -119,6 +119,11 @@ class finfo_object:  # noqa: N801 - the standard's name
     smallest_normal: float
     dtype: np.dtype
 
+    @property
+    def tiny(self) -> float:
+        """NumPy's name for :attr:`smallest_normal`."""
+        return self.smallest_normal
+
 
 @dataclass(frozen=True)
 class iinfo_object:  # noqa: N801 - the standard's name

@@ -151,8 +151,9 @@ def expand_dims(x: Tensor, /, axis: Any = 0) -> Tensor:
     return x._derive(_view.compose_axes(x._view, x.shape, order))
 
 
-def squeeze(x: Tensor, /, axis: Any) -> Tensor:
-    """A view of ``x`` without the size-1 axes named by ``axis``.
+def squeeze(x: Tensor, /, axis: Any = None) -> Tensor:
+    """A view of ``x`` without the size-1 axes named by ``axis`` (None, NumPy's default:
+    every size-1 axis).
 
     >>> import jaxtensor as jt
     >>> x = jt.zeros((1, 3, 1))
@@ -162,6 +163,8 @@ def squeeze(x: Tensor, /, axis: Any) -> Tensor:
     (3,)
     """
     x = _args.tensor(x, "x", "squeeze")
+    if axis is None:
+        axis = tuple(i for i, n in enumerate(x.shape) if n == 1)
     axes = _args.axes_in_order(axis, x.ndim, "squeeze(): axis")
     for a in axes:
         if x.shape[a] != 1:

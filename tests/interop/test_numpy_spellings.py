@@ -88,3 +88,19 @@ def test_std_and_var_take_numpys_ddof(fname: str) -> None:
             np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
     with pytest.raises(TypeError, match="not both"):
         getattr(jt, fname)(jt.asarray(a), correction=1, ddof=1)
+
+
+def test_tril_triu_k_positional_squeeze_without_axis_and_finfo_tiny() -> None:
+    """NumPy's spellings ``triu(x, 1)``, ``squeeze(x)`` (every size-1 axis) and
+    ``finfo(...).tiny`` work (they raised), with NumPy's results."""
+    rng = np.random.default_rng(5)
+    for shape in [(3, 3), (2, 4, 3), (4, 2)]:
+        a = rng.standard_normal(shape)
+        for k in (-2, -1, 0, 1, 3):
+            np.testing.assert_array_equal(np.asarray(jt.triu(jt.asarray(a), k)), np.triu(a, k))
+            np.testing.assert_array_equal(np.asarray(jt.tril(jt.asarray(a), k)), np.tril(a, k))
+    for shape in [(1, 3, 1), (1,), (2, 3), (1, 1, 1), ()]:
+        z = np.zeros(shape)
+        assert jt.squeeze(jt.asarray(z)).shape == np.squeeze(z).shape
+    for dt in (jt.float16, jt.float32, jt.float64, float):
+        assert jt.finfo(dt).tiny == float(np.finfo(dt).tiny)
