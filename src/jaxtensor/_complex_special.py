@@ -24,6 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.custom_derivatives import SymbolicZero
 
 
 def _cplx(re: Any, im: Any) -> Any:
@@ -49,11 +50,23 @@ def differentiated_as(plain: Callable) -> Callable[[Callable], Callable]:
     def wrap(special: Callable) -> Callable:
         f = jax.custom_jvp(special)
 
-        @f.defjvp
         def _jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
-            _, tangent = jax.jvp(plain, primals, tangents)
-            return special(*primals), tangent
+            # (only the operands differentiated: a constant exponent's term of ``x ** c``,
+            # ``log(x) * x ** c * 0``, is NaN where ``x < 0``)
+            live = [not isinstance(t, SymbolicZero) for t in tangents]
+            out = special(*primals)
+            if not any(live):
+                return out, jnp.zeros_like(out)
 
+            def of_live(*xs: Any) -> Any:
+                it = iter(xs)
+                return plain(*(next(it) if k else p for p, k in zip(primals, live)))
+
+            _, tangent = jax.jvp(of_live, [p for p, k in zip(primals, live) if k],
+                                 [t for t, k in zip(tangents, live) if k])
+            return out, tangent
+
+        f.defjvp(_jvp, symbolic_zeros=True)
         return functools.wraps(special)(f)
 
     return wrap

@@ -113,6 +113,11 @@ def remainder(p: Any, q: Any) -> Any:
         return jnp.remainder(p.astype(jnp.int8), q.astype(jnp.int8)).astype(p.dtype)
     if jnp.issubdtype(p.dtype, jnp.integer):
         return jnp.remainder(p, q)
+    return _real_remainder(p, q)
+
+
+@cs.differentiated_as(jnp.remainder)  # (the signed zeros below are constants: no gradient)
+def _real_remainder(p: Any, q: Any) -> Any:
     r = jnp.remainder(p, q)
     # x1 finite and non-zero, x2 infinite: x1 when the signs agree, else x2
     fin_inf = jnp.isfinite(p) & (p != 0) & jnp.isinf(q)

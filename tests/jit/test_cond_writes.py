@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -504,3 +506,45 @@ def test_a_traced_number_is_a_predicate_as_in_python(kind):
             count[...] += 1
         jt.while_loop(lambda: n, step)
         assert int(count) == 4
+
+
+def _branchy(x):
+    y = jt.zeros(2)
+
+    def yes():
+        y[0] = x[0] * 3
+
+    def no():
+        y[1] = x[1] * 5
+    jt.cond(x[0] > 0, yes, no)
+    return jt.sum(y * y) + jt.cond(x[1] > 1, lambda: jt.sum(x ** 2), lambda: jt.sum(-x))
+
+
+def _branchy_numpy(x):
+    y = np.zeros(2)
+    if x[0] > 0:
+        y[0] = x[0] * 3
+    else:
+        y[1] = x[1] * 5
+    return float(np.sum(y * y) + (np.sum(x ** 2) if x[1] > 1 else np.sum(-x)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cond_of_a_traced_pred_under_grad_vmap_and_jax_jit_outside_jaxtensor_jit(seed):
+    """``jt.cond`` with a predicate traced by ``jt.grad``, ``jt.vmap`` or ``jax.jit`` (not
+    ``jaxtensor.jit``) runs in a ``jaxtensor.jit`` function of its own, as the loops do: the
+    branches' writes and results as NumPy's ``if``, gradients as central differences (it
+    raised ``TypeError`` asking for ``jaxtensor.jit``)."""
+    rng = np.random.default_rng(seed)
+    xs = rng.uniform(-2, 3, (3, 2))
+    for w in xs:
+        g = np.asarray(jt.grad(_branchy)(jt.asarray(w)))
+        eps = 1e-6
+        fd = [(_branchy_numpy(w + eps * e) - _branchy_numpy(w - eps * e)) / (2 * eps)
+              for e in np.eye(2)]
+        np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-6)
+    v = np.asarray(jt.vmap(_branchy)(jt.asarray(xs)))
+    np.testing.assert_allclose(v, [_branchy_numpy(w) for w in xs])
+    j = jax.jit(lambda a: jt.cond(a[0] > 0, lambda: a * 2, lambda: a * 3))
+    for w in xs:
+        np.testing.assert_allclose(np.asarray(j(jnp.asarray(w))), w * (2 if w[0] > 0 else 3))

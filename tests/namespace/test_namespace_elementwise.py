@@ -611,3 +611,30 @@ def test_a_mask_times_inf_or_nan_is_nan_as_numpy(dtype, how):
             want = w * s
         np.testing.assert_array_equal(got, want)
         assert list(np.signbit(got)) == list(np.signbit(want))
+
+
+@pytest.mark.parametrize("e", [2, 3, 1, -1, -2, 0, 2.0, 0.5, 1.7])
+def test_forward_mode_of_real_pow_is_jaxs_for_negative_bases(e):
+    """``jvp`` (and ``jacfwd``, reverse over forward) of ``x ** c`` with a constant exponent
+    is ``c * x ** (c - 1)`` where ``x < 0`` too (the constant exponent's term
+    ``log(x) * x ** c * 0`` made it NaN), and ``0 ** q`` in ``q`` is JAX's."""
+    w = np.array([-1.5, -0.5, 0.75, 2.0])
+    if not float(e).is_integer():
+        w = np.abs(w)
+    x = jt.asarray(w)
+    got = jt.jvp(lambda v: v ** e, (x,), (jt.ones_like(x),))[1]
+    want = jax.jvp(lambda v: v ** e, (jnp.asarray(w),), (jnp.ones(4),))[1]
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-12)
+    jac = jax.jacfwd(lambda v: (jt.asarray(v) ** e).to_jax())(jnp.asarray(w))
+    np.testing.assert_allclose(np.asarray(jac), np.asarray(jax.jacfwd(lambda v: v ** e)(
+        jnp.asarray(w))), rtol=1e-12)
+    second = jt.grad(lambda v: jt.sum(jt.jvp(lambda u: u ** e, (v,), (jt.ones_like(v),))[1]))(x)
+    want2 = jax.grad(lambda v: jnp.sum(jax.jvp(lambda u: u ** e, (v,), (jnp.ones(4),))[1]))(
+        jnp.asarray(w))
+    np.testing.assert_allclose(np.asarray(second), np.asarray(want2), rtol=1e-12)
+    base = jt.asarray([0.0, 2.0])
+    q = jt.asarray([0.3, 0.3])
+    got_q = jt.jvp(lambda p: base ** p, (q,), (jt.ones_like(q),))[1]
+    want_q = jax.jvp(lambda p: jnp.asarray([0.0, 2.0]) ** p, (jnp.asarray([0.3, 0.3]),),
+                     (jnp.ones(2),))[1]
+    np.testing.assert_allclose(np.asarray(got_q), np.asarray(want_q), rtol=1e-12)

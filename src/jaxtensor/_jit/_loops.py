@@ -466,10 +466,10 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
         if np.shape(p) != ():
             raise TypeError(f"cond(): pred must be a scalar, got shape {np.shape(p)}")
         return true_fun(*operands) if bool(p) else false_fun(*operands)
-    p = _predicate(p, "cond(): pred")
     t = _current.get()
     if not isinstance(t, jtr.Trace):
-        raise TypeError(
-            "cond(): a traced pred outside jaxtensor.jit (under jax.jit, grad or vmap): wrap "
-            "the function in jaxtensor.jit")
+        # (under grad, vmap or jax.jit but outside jaxtensor.jit: the cond in a jaxtensor.jit
+        # function of its own, whose trace carries the branches' writes, as the loops do)
+        return _jit.jit(lambda: cond(pred, true_fun, false_fun, *operands))()
+    p = _predicate(p, "cond(): pred")
     return _cond_traced(t, p, true_fun, false_fun, operands)
