@@ -555,3 +555,41 @@ def test_bool_bounds_are_ints_as_range_takes_them():
     jt.fori_loop(False, True, body)
     jt.fori_loop(True, 3, body)
     np.testing.assert_array_equal(np.asarray(x), [5.0, 5.0, 5.0])
+
+
+@pytest.mark.parametrize("how", ["eager", "jit"])
+def test_bodies_indexing_an_empty_axis_trace_and_raise_only_where_they_run(how):
+    """A traced index into an axis of length 0 (``cumsum_`` of docs/loops.md on an empty
+    Tensor, a carry summing ``x[i]``, an untaken ``cond`` branch) traces, and raises the
+    eager ``IndexError`` only where it runs (it raised JAX's ``TypeError`` about slice
+    sizes at the trace)."""
+    def cumsum_(t):
+        def body(i):
+            t[i] += t[i - 1]
+        jt.fori_loop(1, t.shape[0], body)
+        return t
+
+    run = cumsum_ if how == "eager" else jt.jit(cumsum_)
+    for n in (0, 1, 4):
+        a = np.arange(float(n))
+        assert np.asarray(run(jt.asarray(a))).tolist() == np.cumsum(a).tolist()
+    x = jt.zeros(0)
+    total = (jt.fori_loop(0, 0, lambda i, c: c + x[i], 0.0) if how == "eager" else
+             jt.jit(lambda x: jt.fori_loop(0, 0, lambda i, c: c + x[i], 0.0))(x))
+    assert float(total) == 0.0
+    y = jt.zeros((2, 0))
+
+    def write(i):
+        y[i, i] = 1.0
+
+    loop = jt.fori_loop if how == "eager" else (lambda a, b, f: jt.jit(
+        lambda: jt.fori_loop(a, b, f))())
+    loop(0, 0, write)
+    with pytest.raises(IndexError, match="out of bounds for axis 1 with size 0"):
+        loop(0, 1, write)
+    z = jt.zeros(0)
+    picked = jt.jit(lambda z, p: jt.cond(p, lambda: z[0] * 2, lambda: jt.asarray(5.0)))(
+        z, jt.asarray(False))
+    assert float(picked) == 5.0
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+        jt.jit(lambda t, i: t[i])(jt.zeros(0), 0)

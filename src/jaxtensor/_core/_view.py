@@ -259,11 +259,22 @@ def _region(t: Any, lows: list[Any], lens: list[int], whole: bool) -> Any:
 # dynamic slices take them as they are: JAX's own wrap of a negative start would add a
 # comparison, an addition and a select per axis to every traced read and write.
 def _slice_at(t: Any, lows: list[Any], lens: list[int]) -> Any:
+    if _wider(lens, t.shape):  # (an element of an empty axis: a value no run can read)
+        return jnp.zeros(lens, t.dtype)
     return lax.dynamic_slice(t, lows, lens, allow_negative_indices=False)
 
 
 def _update_at(t: Any, v: Any, lows: list[Any]) -> Any:
+    if _wider(v.shape, t.shape):  # (a write into an empty axis: no run can make it)
+        return t
     return lax.dynamic_update_slice(t, v, lows, allow_negative_indices=False)
+
+
+def _wider(lens: Any, shape: tuple) -> bool:
+    """Whether a region of ``lens`` cannot lie in ``shape`` (a traced index of an axis of
+    length 0, in a body that never runs or whose check fails where it runs: its trace must
+    still make something of the region's shape)."""
+    return any(n > m for n, m in zip(lens, shape))
 
 
 def _n_dyn(step: Step) -> int:
