@@ -111,3 +111,39 @@ def test_bad_arguments():
         x[jt.ds(0, 5)]
     with pytest.raises(IndexError, match="cannot be combined"):
         jt.zeros((3, 4))[jt.ds(0, 2), [0, 1]]
+
+
+@pytest.mark.parametrize("how", ["eager", "jit"])
+def test_a_window_wider_than_its_axis_raises_only_where_it_runs(how):
+    """``x[jt.ds(i, 3)]`` on an axis of 2 in a loop of zero iterations or a branch not taken
+    raises nothing, as the Python loop (it raised at the trace); where it runs it raises
+    the eager ``IndexError`` and leaves the Tensors as they were."""
+    def window_sums(x):
+        out = jt.zeros(x.shape[0] - 2)
+
+        def body(i):
+            out[i] = x[jt.ds(i, 3)].sum()
+        jt.fori_loop(0, x.shape[0] - 2, body)
+        return out
+
+    run = window_sums if how == "eager" else jt.jit(window_sums)
+    for n in (2, 3, 6):
+        a = np.arange(float(n))
+        want = [a[i:i + 3].sum() for i in range(n - 2)]
+        assert np.asarray(run(jt.asarray(a))).tolist() == want
+    x = jt.asarray([1.0, 2.0, 3.0, 4.0, 5.0])
+
+    def untaken(i):
+        jt.cond(i > 100, lambda: x.__setitem__(jt.ds(0, 10), 0.0), lambda: None)
+
+    def taken(i):
+        x[jt.ds(i, 10)] = 0.0
+
+    loop = jt.fori_loop if how == "eager" else (lambda a, b, f: jt.jit(
+        lambda: jt.fori_loop(a, b, f))())
+    loop(0, 3, untaken)
+    with pytest.raises(IndexError, match="window of size 10 does not fit axis 0 with size 5"):
+        loop(0, 1, taken)
+    assert x.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0]
+    with pytest.raises(IndexError, match="window of size 10 does not fit axis 0 with size 5"):
+        x[jt.ds(0, 10)]

@@ -204,6 +204,9 @@ def _window_check(i: Any, size: int, n: int, axis: int) -> Any:
             return i
         t = checked_later(i, _IDX_NP)
         if t is None:
+            if size > n:
+                raise IndexError(
+                    f"a ds() window of size {size} does not fit axis {axis} with size {n}")
             raise IndexError(
                 f"ds({i}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
                 f"start must be between 0 and {n - size})")

@@ -27,6 +27,8 @@ def message(v: Any, n: int, axis: int, fname: str | None) -> str:
 
 def window_message(v: Any, size: int, n: int, axis: int) -> str:
     """The eager message of a ``ds()`` window out of bounds (``{}``: a checkify format)."""
+    if size > n:
+        return f"a ds() window of size {size} does not fit axis {axis} with size {n}"
     return (f"ds({v}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
             f"start must be between 0 and {n - size})")
 
