@@ -228,3 +228,30 @@ def test_reflected_operators_and_comparisons_of_a_selection_under_jit(name) -> N
         f(a, jt.asarray(2.0))
         jt.jit(f)(b, jt.asarray(2.0))
         np.testing.assert_array_equal(np.asarray(b), np.asarray(a))
+
+
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (2, 0)])
+def test_a_traced_empty_mask_selects_nothing(shape):
+    """A mask of no elements traced inside ``jaxtensor.jit`` or a loop body selects nothing
+    (its count is known: 0), as eagerly and in NumPy: ``x[x > hi] = hi``, ``x[m] += 1``,
+    ``x[m].sum()`` (they raised ``NonConcreteBooleanIndexError``)."""
+    def prog(x, hi):
+        x[x > hi] = hi
+        x[x > 0] += 1.0
+        return x[x > 1].sum()
+
+    a = np.zeros(shape)
+    x = jt.asarray(a)
+    got = jt.jit(prog)(x, 2.0)
+    want_x = a.copy()
+    want = prog(want_x, 2.0)
+    assert float(got) == float(want) and x.shape == a.shape
+
+    def looped(x):
+        def body(i):
+            x[x > i] = 0.0
+        jt.fori_loop(0, 2, body)
+        return x
+
+    assert np.asarray(looped(jt.asarray(a))).shape == shape
+    assert np.asarray(jt.jit(looped)(jt.asarray(a))).shape == shape

@@ -176,6 +176,8 @@ def resolve_plan(plan: Plan, values: list[Any], shape: tuple[int, ...]) -> Advan
                 expand.append(pos)
                 shift += 1
                 axis = pos
+            if isinstance(m, Tracer) and not math.prod(m.shape):
+                m = np.zeros(m.shape, bool)  # (an empty mask selects nothing, traced or not)
             if isinstance(m, Tracer) or spans_processes(m):
                 # (a mask known only on device: a data-dependent shape; writes that can be
                 # lowered to where never get here, see _masks.py)
