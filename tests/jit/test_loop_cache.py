@@ -479,3 +479,33 @@ def test_grad_through_a_loop_then_more_calls() -> None:
         jnp.asarray([0.7, 0.0]))), rtol=1e-5)
 
 
+
+
+def test_equal_library_values_that_differ_are_not_stale():
+    """A library value equal to the last call's but behaving differently (a ``Decimal`` of
+    another exponent, a datetime of the same instant in another time zone) gives the
+    Python loop's result, not the first call's program (keyed by ``==`` alone)."""
+    import datetime
+    import decimal
+
+    box = {"t": datetime.datetime(2020, 1, 1, 12, tzinfo=datetime.timezone.utc),
+           "d": decimal.Decimal("0.50")}
+
+    def run():
+        x = jt.zeros(3)
+        t, d = box["t"], box["d"]
+
+        def body(i):
+            x[i] = t.hour + i + len(str(d))
+        jt.fori_loop(0, 3, body)
+        return x.tolist()
+
+    def want():
+        return [float(box["t"].hour + i + len(str(box["d"]))) for i in range(3)]
+
+    assert run() == want()
+    box["t"] = datetime.datetime(2020, 1, 1, 14,
+                                 tzinfo=datetime.timezone(datetime.timedelta(hours=2)))
+    assert run() == want()
+    box["d"] = decimal.Decimal("0.5")
+    assert run() == want()

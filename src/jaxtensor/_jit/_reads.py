@@ -260,7 +260,9 @@ class Reader:
                 return
             try:
                 hash(v)
-                self._add(where, t, v)
+                # (with its text: equal values may differ, ``Decimal("0.5")`` and "0.50",
+                # datetimes of one instant in two time zones)
+                self._add(where, t, v, repr(v))
             except TypeError:
                 self._add(where, _Ident(v))
         else:  # an object of the user's class: its class and attributes
