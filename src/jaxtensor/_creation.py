@@ -315,7 +315,7 @@ def arange(
     else:
         n = builtins.max(0, math.ceil((stop - start) / step))
         vals = None
-        if dt.kind == "f" and dt.type in (np.float16, np.float32, np.float64):
+        if dt.type in (np.float32, np.float64):  # (half precision: rounded once, as PyTorch)
             # NumPy's values: ``start``, ``start + step``, then ``start + i * delta`` with
             # ``delta`` the difference of the first two, in ``dt`` (not ``start + i * step``)
             vals = np.arange(start, stop, step, dtype=dt)

@@ -52,7 +52,7 @@ def astype(x: Tensor, dtype: Any, /, *, copy: builtins.bool = True, device: Any 
     elif src.kind == "c" and dt.kind == "b":
         out = _kernels.call(("nonzero_mask",), lambda: _nonzero, v)
     elif src.kind == "b":  # (as 0s and 1s XLA cannot fold into a select: ``_elementwise``)
-        out = _kernels.call(("astype", dt), lambda: partial(bool_as_number, dt=dt), v)
+        out = _kernels.call(("astype from bool", dt), lambda: partial(bool_as_number, dt=dt), v)
     else:
         out = _kernels.call(("astype", dt), lambda: lambda a: a.astype(dt), v)
     if not same_device:

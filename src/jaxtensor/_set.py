@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args
-from ._core import Tensor, _dtypes, _kernels
+from ._core import Tensor, WeakTensor, _dtypes, _kernels
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -157,11 +157,18 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Tensor:
     """
     inv = bool(invert)
     for t, v in ((x1, x2), (x2, x1)):
-        if isinstance(t, Tensor) and type(v) is int and t.dtype.kind in "iu" and not (
-                np.iinfo(t.dtype).min <= v <= np.iinfo(t.dtype).max):
+        if not isinstance(t, Tensor) or t.dtype.kind not in "iu":
+            continue
+        if type(v) is int and not np.iinfo(t.dtype).min <= v <= np.iinfo(t.dtype).max:
             # (a Python int beyond the other's dtype equals none of its elements, as NumPy)
             shape = x1.shape if t is x1 else ()
             return Tensor._wrap(jnp.full(shape, inv, dtype=bool))
+        if v.__class__ is WeakTensor and v.dtype.kind in "iu" and t.dtype != np.uint64:
+            # (a traced Python int, whose value may lie beyond t's dtype: compared wide)
+            wide = _dtypes.default_int
+            a, n = t._value().astype(wide), v.number().astype(wide)
+            return Tensor._wrap(jnp.isin(a, n, invert=inv) if t is x1 else
+                                jnp.isin(n, a, invert=inv))
     a, b, dt = _args.promoted_pair(x1, x2, fname="isin")
 
     def build() -> Any:
