@@ -22,6 +22,7 @@ below the table.
 from __future__ import annotations
 
 import builtins
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -366,6 +367,30 @@ for _name, _kernel, _category in _UNARY:
 __all__ += [row[0] for row in (*_BINARY, *_UNARY)]
 __all__.sort()
 del _name, _kernel, _category
+_round_to_integer = globals()["round"]
+
+
+def round(x: Tensor, /, decimals: int = 0) -> Tensor:  # noqa: A001 - the standard's name
+    """Round to the nearest integer, half to even (NumPy's ``decimals``: to that many
+    decimal places, ``round(x * 10**d) / 10**d``, or to tens, hundreds, ... for a
+    negative ``d``, as NumPy computes it).
+
+    >>> import jaxtensor as jt
+    >>> jt.round(jt.asarray([0.5, 1.5, 2.675]), decimals=2).tolist()
+    [0.5, 1.5, 2.68]
+    """
+    d = operator.index(decimals)
+    if d == 0:
+        return _round_to_integer(x)
+    x = tensor(x, "x", "round")
+    if x.dtype.kind in "fc":
+        if d > 0:
+            return _round_to_integer(x * 10.0 ** d) / 10.0 ** d
+        return _round_to_integer(x / 10.0 ** -d) * 10.0 ** -d
+    if d > 0 or x.dtype == np.bool_:  # (an integer has no decimals to round)
+        return _round_to_integer(x)
+    unit = float(10 ** -d)
+    return (_round_to_integer(x / unit) * unit).astype(x.dtype)
 
 
 # -- written out ----------------------------------------------------------------------------
