@@ -88,9 +88,12 @@ def _fast(fn: Callable, slow: Callable, reflected: bool) -> Callable:
     return fast_operator(fn.__name__, slow, reflected=reflected)
 
 
-def forward(fn: Callable) -> Callable:
-    """``x.__op__(y)``: ``fn(x, y)``, or ``NotImplemented`` for an operand it does not know."""
+def forward(fn: Callable, repeats: bool = False) -> Callable:
+    """``x.__op__(y)``: ``fn(x, y)``, or ``NotImplemented`` for an operand it does not know
+    (``repeats``: :func:`_repeats`, on the slow path, which a list or tuple takes)."""
     def op(self: Tensor, other: Any) -> Any:
+        if repeats and _repeats(self, other):
+            return NotImplemented
         try:
             return fn(self, other)
         except TypeError:
@@ -105,9 +108,11 @@ def forward(fn: Callable) -> Callable:
     return _fast(fn, op, reflected=False)
 
 
-def reflected(fn: Callable) -> Callable:
+def reflected(fn: Callable, repeats: bool = False) -> Callable:
     """``x.__rop__(y)``: ``fn(y, x)``, or ``NotImplemented`` for an operand it does not know."""
     def op(self: Tensor, other: Any) -> Any:
+        if repeats and _repeats(self, other):
+            return NotImplemented
         try:
             return fn(other, self)
         except TypeError:
@@ -122,18 +127,12 @@ def reflected(fn: Callable) -> Callable:
     return _fast(fn, op, reflected=True)
 
 
-def _repeats(op: Callable) -> Callable:
-    """``*`` of a 0-D integer Tensor and a list or tuple repeats the sequence, as a NumPy
-    integer scalar does (``[0] * x[i]``, ``(1, 2) * n``): the operator declines, and Python
-    repeats the sequence by the Tensor's ``__index__``."""
-    def mul(self: Tensor, other: Any) -> Any:
-        if (other.__class__ is list or other.__class__ is tuple) and not self.shape and (
-                self.dtype.kind in "iu"):
-            return NotImplemented
-        return op(self, other)
-
-    mul.__name__ = op.__name__
-    return mul
+def _repeats(self: Tensor, other: Any) -> bool:
+    """Whether ``*`` of ``self`` and ``other`` repeats a sequence: a 0-D integer Tensor and a
+    list or tuple, as a NumPy integer scalar does (``[0] * x[i]``, ``(1, 2) * n``); the
+    operator declines, and Python repeats the sequence by the Tensor's ``__index__``."""
+    return (other.__class__ is list or other.__class__ is tuple) and not self.shape and (
+        self.dtype.kind in "iu")
 
 
 # -- divmod and round -------------------------------------------------------------------------
@@ -532,7 +531,7 @@ METHODS: dict[str, Any] = {
     "__iadd__": inplace(ew.add, "add"),
     "__sub__": forward(ew.subtract), "__rsub__": reflected(ew.subtract),
     "__isub__": inplace(ew.subtract, "sub"),
-    "__mul__": _repeats(forward(ew.multiply)), "__rmul__": _repeats(reflected(ew.multiply)),
+    "__mul__": forward(ew.multiply, True), "__rmul__": reflected(ew.multiply, True),
     "__imul__": inplace(ew.multiply, "mul"),
     "__truediv__": forward(ew.divide), "__rtruediv__": reflected(ew.divide),
     "__itruediv__": inplace(ew.divide, "truediv"),
