@@ -162,11 +162,6 @@ def _round(self: Tensor, ndigits: int | None = None) -> Any:
     return _astype(ew.round(self / unit) * unit, self.dtype)
 
 
-def _round_method(self: Tensor, decimals: int = 0, out: Any = None) -> Tensor:
-    """NumPy's ``x.round(decimals)``: :func:`jaxtensor.round`."""
-    return _into(out, ew.round(self, decimals), "round")
-
-
 # -- complex parts ---------------------------------------------------------------------------
 def _set_real(self: Tensor, value: Any) -> None:
     # (``x.real += v`` writes through the view, then assigns the view to itself)
@@ -539,7 +534,6 @@ METHODS: dict[str, Any] = {
     "__ifloordiv__": inplace(ew.floor_divide, "floordiv"),
     "__mod__": forward(ew.remainder), "__rmod__": reflected(ew.remainder),
     "__divmod__": _divmod, "__rdivmod__": _rdivmod, "__round__": _round,
-    "round": _round_method,
     "__imod__": inplace(ew.remainder, "mod"),
     "__pow__": forward(ew.pow), "__rpow__": reflected(ew.pow),
     "__ipow__": inplace(ew.pow, "pow"),
