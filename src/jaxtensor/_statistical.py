@@ -236,7 +236,7 @@ def _divide(s: Any, n: float) -> Any:
 def _mean(a: Any, axes: tuple, keep: bool) -> Any:
     n = math.prod(a.shape[i] for i in axes)
     # (half precision summed and divided in float32, as NumPy: else 10**4 tens are inf)
-    acc = np.dtype(np.float32) if a.dtype.kind == "f" and a.dtype.itemsize < 4 else a.dtype
+    acc = np.dtype(np.float32) if a.dtype in _dtypes.half_dtypes else a.dtype
     s = jnp.sum(a, axis=axes, keepdims=keep, dtype=acc)
     if not n:
         return jnp.full(s.shape, jnp.nan, a.dtype)

@@ -42,3 +42,12 @@ LinAlgError.__module__ = "jaxtensor.linalg"
 def matrix_name(arg: str, index: Sequence[int]) -> str:
     """A matrix of a stack: ``x`` itself, or ``x[i, j]`` (``index`` into the stack)."""
     return f"{arg}[{', '.join(map(str, index))}]" if len(index) else arg
+
+
+def window_message(v: object, size: int, n: int, axis: int) -> str:
+    """The message of a ``ds()`` window out of bounds, eagerly and where a compiled check
+    fails (``{}`` for ``v``: a checkify format)."""
+    if size > n:
+        return f"a ds() window of size {size} does not fit axis {axis} with size {n}"
+    return (f"ds({v}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
+            f"start must be between 0 and {n - size})")

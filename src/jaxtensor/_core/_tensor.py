@@ -275,8 +275,10 @@ class Tensor:
         """``format(x, spec)``: a 0-D Tensor formats as the Python number it holds (as NumPy
         scalars do, the empty spec too: ``f"{x[0]}"`` of float32 is the float's digits);
         other Tensors take only the empty spec (``str(x)``)."""
-        if self.shape == () and not isinstance(self._value(), Tracer):
-            return format(self._scalar(object), spec)
+        if self.shape == ():
+            v = self._value()
+            if not isinstance(v, Tracer):
+                return format(np.asarray(v).reshape(()).item(), spec)
         if not spec:
             return str(self)
         raise TypeError(

@@ -19,6 +19,7 @@ from jax import lax
 
 from .._core import View, _cache, _kernels, _view, checked_later
 from .._core import current as _current_jit
+from .._core._errors import window_message
 from . import _plan
 from ._plan import Int, NewAxis, Plan, Slice, Window
 
@@ -204,12 +205,7 @@ def _window_check(i: Any, size: int, n: int, axis: int) -> Any:
             return i
         t = checked_later(i, _IDX_NP)
         if t is None:
-            if size > n:
-                raise IndexError(
-                    f"a ds() window of size {size} does not fit axis {axis} with size {n}")
-            raise IndexError(
-                f"ds({i}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
-                f"start must be between 0 and {n - size})")
+            raise IndexError(window_message(i, size, n, axis))
         i = t
     jt = _current_jit.get()  # traced: checked by the trace
     if jt is not None:

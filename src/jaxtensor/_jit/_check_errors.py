@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._core._config import X64
-from .._core._errors import LinAlgError, matrix_name
+from .._core._errors import LinAlgError, matrix_name, window_message
 
 #: bytes of the index dtype (an unsigned check's value wraps at its width)
 _IDX_SIZE = 8 if X64 else 4
@@ -23,14 +23,6 @@ def message(v: Any, n: int, axis: int, fname: str | None) -> str:
     if fname is None:
         return f"index {v} is out of bounds for axis {axis} with size {n}"
     return f"{fname}(): index {v} is out of bounds for dimension {axis} with size {n}"
-
-
-def window_message(v: Any, size: int, n: int, axis: int) -> str:
-    """The eager message of a ``ds()`` window out of bounds (``{}``: a checkify format)."""
-    if size > n:
-        return f"a ds() window of size {size} does not fit axis {axis} with size {n}"
-    return (f"ds({v}, {size}) is out of bounds for axis {axis} with size {n} (a window's "
-            f"start must be between 0 and {n - size})")
 
 
 _LINALG = re.compile(r"(at mapped index [0-9, ]+: )*linalg\.")
