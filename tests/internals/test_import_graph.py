@@ -360,6 +360,7 @@ JIT_ORDER = [
     "_jit._modes",       # the check modes: the enum, the chooser, each mode's behaviour
     "_jit._trace",       # what one trace sees, its checks
     "_jit._pytree",      # arguments and results across the compiled function
+    "_jit._batched_loops",  # a trace made again for a loop a vmap batch decides
     "_jit._checks",      # tracing with each check mode
     "_jit._branches",    # cond
     "_jit._loop_trace",  # loops inside a trace: storages carried through the XLA loop

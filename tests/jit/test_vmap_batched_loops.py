@@ -83,3 +83,36 @@ def test_axes_of_a_batched_bound(ns: list[int], out_axis: int) -> None:
     got = outcome(lambda: jt.vmap(bump, in_axes=(1, 0), out_axes=out_axis)(
         jt.asarray(x), jt.asarray(ns)))
     np.testing.assert_array_equal(got, want)
+
+
+def prefix_sum(n: jt.Tensor) -> jt.Tensor:
+    return prefix(n).sum()
+
+
+NESTED = {
+    # name: (the batched function called inside a transform, its eager oracle per member)
+    "jit": (lambda ns: jt.jit(jt.vmap(prefix))(ns), prefix),
+    "jit(vmap(vmap))": (lambda ns: jt.jit(jt.vmap(jt.vmap(prefix)))(ns.reshape(1, -1))[0],
+                        prefix),
+    "grad": (lambda ns: jt.grad(lambda s: (jt.vmap(prefix)(ns) * s).sum())(
+        jt.asarray(1.0)), prefix_sum),
+    "jvp": (lambda ns: jt.jvp(lambda s: jt.vmap(prefix)(ns) * s, (jt.asarray(1.0),),
+                              (jt.asarray(1.0),))[1], prefix),
+    "vjp": (lambda ns: jt.vjp(lambda s: jt.vmap(prefix)(ns) * s, jt.asarray(1.0))[0],
+            prefix),
+}
+
+
+@settings(max_examples=10, deadline=None)
+@given(ns=st.lists(st.integers(-2, 9), min_size=1, max_size=4),
+       how=st.sampled_from(sorted(NESTED)))
+def test_a_batched_bound_inside_another_transform(ns: list[int], how: str) -> None:
+    call, member = NESTED[how]
+    want = eager(member, [(jt.asarray(n),) for n in ns], 0)
+    if how == "grad" and not isinstance(want, str):
+        want = want.sum()
+    got = outcome(lambda: call(jt.asarray(ns)))
+    if isinstance(want, str):
+        assert got == want
+    else:
+        np.testing.assert_array_equal(got, want)

@@ -15,6 +15,7 @@ from .._core._jax_private import DebugInfo as _DebugInfo
 from .._core._jax_private import initial_result_paths as _initial_result_paths
 from . import _hostcheck
 from . import _trace as jtr
+from ._batched_loops import checked_or_mapped
 from ._errors import source_info
 from ._modes import CheckMode
 from ._plans import CALL, Plan, Retrace
@@ -60,7 +61,8 @@ def _checkified(jitted: Jitted, spec: Spec, plan: Plan, call: Any, inputs: tuple
         jitted._warn_unrolled(trace)
         return out
 
-    return checkify.checkify(run, errors=checkify.user_checks)(*inputs)
+    return checked_or_mapped(
+        lambda: checkify.checkify(run, errors=checkify.user_checks)(*inputs))
 
 
 def _traced_once(jitted: Any, spec: Any, plan: Any, call: Any, inputs: tuple) -> Any:

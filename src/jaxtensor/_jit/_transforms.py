@@ -22,6 +22,7 @@ from jax.experimental import checkify
 
 from .._core import Tensor, current_trace
 from .._core import current as _current
+from ._batched_loops import MAPPING, checked_or_mapped, is_batched_loop_error
 from ._check_errors import checkify_error
 from ._jit import jit
 from ._modes import CheckMode, behaviour, choose
@@ -230,8 +231,12 @@ def value_and_grad(
             with _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
                 (val_aux, grads) = g(*args, **kwargs)
             return _wrap(val_aux), _wrap(grads)
-        with _Checking(how) as c, _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
-            (val, (aux, err, written)), grads = gc(*args, **kwargs)
+        def checked() -> Any:
+            with _Checking(how) as c, _ReverseThroughLoops(f"jaxtensor.grad({_name(fun)})"):
+                (val, (aux, err, written)), grads = gc(*args, **kwargs)
+            return c, val, aux, err, written, grads
+
+        c, val, aux, err, written, grads = checked_or_mapped(checked)
         c.finish(err, written)
         return _wrap((val, aux) if has_aux else val), _wrap(grads)
 
@@ -286,9 +291,11 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> Any:
 
     how = _checking()
     if how.checkify or _current.get() is not None:
-        with _Checking(how) as c:
-            out, back, (aux, err, written) = jax.vjp(_with_error(f, has_aux), *primals,
-                                                     has_aux=True)
+        def checked() -> Any:
+            with _Checking(how) as c:
+                return c, jax.vjp(_with_error(f, has_aux), *primals, has_aux=True)
+
+        c, (out, back, (aux, err, written)) = checked_or_mapped(checked)
         c.finish(err, written)
         res = (out, back, aux)
     else:
@@ -330,9 +337,11 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
 
     how = _checking()
     if how.checkify or _current.get() is not None:
-        with _Checking(how) as c:
-            out, t_out, (aux, err, written) = jax.jvp(_with_error(f, has_aux), primals,
-                                                      tangents, has_aux=True)
+        def checked() -> Any:
+            with _Checking(how) as c:
+                return c, jax.jvp(_with_error(f, has_aux), primals, tangents, has_aux=True)
+
+        c, (out, t_out, (aux, err, written)) = checked_or_mapped(checked)
         c.finish(err, written)
         res = (out, t_out, aux) if has_aux else (out, t_out)
     else:
@@ -372,6 +381,8 @@ def vmap(
     @functools.wraps(fun)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not _top_level():
+            if MAPPING.get() and axis_name is None and not kwargs:
+                return _wrap(_members(fun, in_axes, out_axes)(*args))
             return _wrap(f(*args, **kwargs))
         with _Checking(behaviour(CheckMode.CHECKIFY), closed=False) as c:
             try:
@@ -380,7 +391,7 @@ def vmap(
                 # checkify takes no batched while loop (one whose condition the batch
                 # decides, a fori_loop's batched bound): the members one after another,
                 # checked as eager code checks them (``lax.map``)
-                if "batched while-loops" not in str(e) or axis_name is not None or kwargs:
+                if not is_batched_loop_error(e) or axis_name is not None or kwargs:
                     raise
                 err, out = one_by_one(*args)
         c.finish(err)
