@@ -305,7 +305,7 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
                         body(_index(i))
                         return user
                     out = body(_index(i), _from_arrays(list(user), c_tree, c_is_t))
-                return _carry_arrays("fori_loop", out, c_tree)
+                return _carry_arrays("fori_loop", out, c_tree, c_arrays)
 
             new, res, m, codes = carry.run(list(vals), call, codes)
             met.extend(m)
@@ -319,14 +319,33 @@ def _fori_traced(t: jtr.Trace, lower: Any, upper: Any, body: Callable, init: Any
     return _carried(t, build, (body,))
 
 
-def _carry_arrays(fname: str, out: Any, c_tree: Any) -> list:
+def _carry_arrays(fname: str, out: Any, c_tree: Any, c_arrays: list) -> list:
     """The arrays of the carry ``out`` a body returned, which must have ``init_val``'s
-    structure ``c_tree``."""
+    structure ``c_tree`` and the shapes and dtypes of its arrays ``c_arrays`` (a weakly
+    typed value may differ in dtype: JAX's loop promotes it)."""
     arrays, tree, _ = _to_arrays(out)
     if tree != c_tree:
         raise TypeError(f"{fname}(): body_fun must return a carry of the structure of "
                         f"init_val ({c_tree}); it returned {tree}")
+    for k, (a, b) in enumerate(zip(c_arrays, arrays)):
+        a = np.asarray(a) if type(a) is bool else a  # (a bool is not weakly typed)
+        if not (hasattr(a, "shape") and hasattr(b, "shape")):
+            continue
+        weak = _weak(a) or _weak(b)
+        if a.shape != b.shape or (a.dtype != b.dtype and not weak):
+            where = "" if len(arrays) == 1 else f" (its leaf {k})"
+            raise TypeError(
+                f"{fname}(): body_fun must return a carry of init_val's shapes and dtypes: "
+                f"init_val{where} is {_aval(a)}, body_fun returned {_aval(b)}")
     return arrays
+
+
+def _weak(a: Any) -> bool:
+    return bool(getattr(getattr(a, "aval", a), "weak_type", False))
+
+
+def _aval(a: Any) -> str:
+    return f"{jnp.dtype(a.dtype).name}{list(a.shape)}"
 
 
 def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: Any) -> Any:
@@ -383,7 +402,7 @@ def _while_traced(t: jtr.Trace, cond_fun: Callable, body_fun: Callable, init: An
                         out = user
                     else:
                         out = _carry_arrays("while_loop", body_fun(
-                            _from_arrays(list(user), c_tree, c_is_t)), c_tree)
+                            _from_arrays(list(user), c_tree, c_is_t)), c_tree, c_arrays)
                     return out, predicate(out)
 
             new, (res, p), m, codes = carry.run(list(vals), call, codes)
