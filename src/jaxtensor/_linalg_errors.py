@@ -94,6 +94,25 @@ def _raise_if_singular(fname: str, a: Any, bad: Any, dt: np.dtype, arg: str = "x
             raise LinAlgError(_singular_message(fname).format(_which(index, arg)))
 
 
+def nan_matrices(a: Any) -> Any:
+    """Per matrix of a stack: it holds a NaN (on which LAPACK's SVD does not converge)."""
+    return jnp.any(jnp.isnan(a), axis=(-2, -1))
+
+
+def _raise_if_svd_failed(fname: str, bad: Any, arg: str = "x") -> None:
+    """NumPy's ``LinAlgError`` of an SVD that did not converge, for the first matrix
+    flagged by :func:`nan_matrices` (``bad``; None: not computed by an SVD)."""
+    if bad is None:
+        return
+    message = f"linalg.{fname}(): SVD did not converge: {{}} holds a NaN"
+    if isinstance(bad, jax.core.Tracer):
+        _check_traced(lambda: bad, message, arg)
+        return
+    flagged = _failed_matrices(bad)
+    if flagged is not None:
+        raise LinAlgError(message.format(_which(flagged[0], arg)))
+
+
 def _raise_if_not_positive_definite(failed: Any) -> None:
     """``LinAlgError`` for the first matrix flagged by ``cholesky``'s kernel."""
     message = "linalg.cholesky(): {} is not positive definite"

@@ -30,8 +30,10 @@ from ._linalg_errors import (
     _nonfinite,
     _raise_if_not_positive_definite,
     _raise_if_singular,
+    _raise_if_svd_failed,
+    nan_matrices,
 )
-from ._linalg_kernels import _run
+from ._linalg_kernels import _complex, _from_lower, _real, _run, _svdvals
 from ._linear_algebra import matmul, tensordot, vecdot
 from ._manipulation import broadcast_shapes, matrix_transpose
 from ._statistical import accumulation_dtype, extremum
@@ -96,17 +98,6 @@ def __getattr__(name: str) -> object:
     """``numpy.linalg``'s names this module lacks say what to write instead."""
     raise _numpy_names.missing("module 'jaxtensor.linalg'", "jaxtensor.linalg",
                                _numpy_names.LINALG, name)
-
-
-def _real(dt: np.dtype) -> np.dtype:
-    if dt in _dtypes.half_dtypes:
-        return dt
-    return np.dtype(np.float64) if dt in (np.float64, np.complex128) else np.dtype(np.float32)
-
-
-def _complex(dt: np.dtype) -> np.dtype:
-    return np.dtype(np.complex128) if dt in (np.float64, np.complex128) else np.dtype(
-        np.complex64)
 
 
 def _float_input(x: Any, fname: str, min_ndim: int = 2, square: bool = True) -> tuple[Any,
@@ -254,14 +245,6 @@ def eigvalsh(x: Tensor, /) -> Tensor:
                              v, dt=dt))
 
 
-def _from_lower(a: Any) -> Any:
-    """The Hermitian matrices of ``a``'s lower triangles, which NumPy's ``eigh``, ``eigvalsh``
-    and ``cholesky`` read (JAX's average ``a`` with its conjugate transpose)."""
-    low = jnp.tril(a, -1)
-    return low + jnp.conj(jnp.swapaxes(low, -1, -2)) + jnp.real(
-        jnp.diagonal(a, axis1=-2, axis2=-1))[..., None] * jnp.eye(a.shape[-1], dtype=a.dtype)
-
-
 def _eig_check(v: Any) -> None:
     dev = next(iter(v.devices())) if hasattr(v, "devices") else None
     if dev is not None and dev.platform != "cpu":
@@ -322,10 +305,6 @@ def inv(x: Tensor, /) -> Tensor:
     return Tensor._wrap(out)
 
 
-def _svdvals(a: Any) -> Any:
-    return jnp.linalg.svd(a, compute_uv=False)
-
-
 def matrix_norm(x: Tensor, /, *, keepdims: bool = False, ord: Any = "fro") -> Tensor:  # noqa: A002
     """Norms of the innermost matrices: ``'fro'``, ``'nuc'``, ``1``, ``-1``, ``2``, ``-2``,
     ``inf``, ``-inf`` (real result dtype).
@@ -367,9 +346,12 @@ def matrix_norm(x: Tensor, /, *, keepdims: bool = False, ord: Any = "fro") -> Te
             r = extremum(jnp.max, c, -1, False, initial=0.0) if o > 0 else extremum(
                 jnp.min, c, -1, False)
         r = r.astype(rdt)
-        return r[..., None, None] if keep else r
+        return (r[..., None, None] if keep else r), nan_matrices(a) if by_svd else None
 
-    return Tensor._wrap(_run(("matrix_norm", o, keep), fn, v, dt=dt))
+    by_svd = o in ("nuc", 2.0, -2.0)
+    r, bad = _run(("matrix_norm", o, keep), fn, v, dt=dt)
+    _raise_if_svd_failed("matrix_norm", bad)
+    return Tensor._wrap(r)
 
 
 def matrix_power(x: Tensor, n: int, /) -> Tensor:
@@ -429,12 +411,15 @@ def matrix_rank(x: Tensor, /, *, rtol: Any = None) -> Tensor:
         s = _svdvals(a)
         rr = jnp.asarray(rr, s.dtype)
         tol = jnp.max(s, axis=-1, initial=0.0)[..., None] * rr[..., None]
-        return jnp.sum(s > tol, axis=-1).astype(idx)
+        return jnp.sum(s > tol, axis=-1).astype(idx), nan_matrices(a)
 
     if isinstance(r, float):
-        return Tensor._wrap(_run(("matrix_rank", r), lambda a: fn(a, r), v, dt=dt))
-    return Tensor._wrap(_kernels.call(("matrix_rank_arr", dt),
-                                      lambda: lambda a, rr: fn(a.astype(dt), rr), v, r))
+        out, bad = _run(("matrix_rank", r), lambda a: fn(a, r), v, dt=dt)
+    else:
+        out, bad = _kernels.call(("matrix_rank_arr", dt),
+                                 lambda: lambda a, rr: fn(a.astype(dt), rr), v, r)
+    _raise_if_svd_failed("matrix_rank", bad)
+    return Tensor._wrap(out)
 
 
 def outer(x1: Tensor, x2: Tensor, /) -> Tensor:
@@ -464,13 +449,17 @@ def pinv(x: Tensor, /, *, rtol: Any = None) -> Tensor:
     """
     v, dt = _float_input(x, "pinv", square=False)
     r = _rtol(rtol, "pinv")
+    def fn(a: Any, rr: Any) -> Any:
+        return jnp.linalg.pinv(a, rtol=rr), nan_matrices(a)
+
     if r is not None and not isinstance(r, float):
-        return Tensor._wrap(_kernels.call(
-            ("pinv_arr", dt), lambda: lambda a, rr: jnp.linalg.pinv(a.astype(dt), rtol=rr),
-            v, r))
-    eps = float(jnp.finfo(_real(dt)).eps)
-    rt = r if r is not None else max(v.shape[-2:]) * eps
-    return Tensor._wrap(_run(("pinv", rt), lambda a: jnp.linalg.pinv(a, rtol=rt), v, dt=dt))
+        out, bad = _kernels.call(("pinv_arr", dt), lambda: lambda a, rr: fn(a.astype(dt), rr),
+                                 v, r)
+    else:
+        rt = r if r is not None else max(v.shape[-2:]) * float(jnp.finfo(_real(dt)).eps)
+        out, bad = _run(("pinv", rt), lambda a: fn(a, rt), v, dt=dt)
+    _raise_if_svd_failed("pinv", bad)
+    return Tensor._wrap(out)
 
 
 def qr(x: Tensor, /, *, mode: str = "reduced") -> QRResult:
@@ -566,9 +555,10 @@ def svd(x: Tensor, /, *, full_matrices: bool = True) -> SVDResult:
 
     def fn(a: Any) -> Any:
         u, s, vh = jnp.linalg.svd(a, full_matrices=full)
-        return u, s.astype(rdt), vh
+        return u, s.astype(rdt), vh, nan_matrices(a)
 
-    u, s, vh = _run(("svd", full), fn, v, dt=dt)
+    u, s, vh, bad = _run(("svd", full), fn, v, dt=dt)
+    _raise_if_svd_failed("svd", bad)
     return SVDResult(Tensor._wrap(u), Tensor._wrap(s), Tensor._wrap(vh))
 
 
@@ -581,7 +571,9 @@ def svdvals(x: Tensor, /) -> Tensor:
     """
     v, dt = _float_input(x, "svdvals", square=False)
     rdt = _real(dt)
-    return Tensor._wrap(_run(("svdvals",), lambda a: _svdvals(a).astype(rdt), v, dt=dt))
+    s, bad = _run(("svdvals",), lambda a: (_svdvals(a).astype(rdt), nan_matrices(a)), v, dt=dt)
+    _raise_if_svd_failed("svdvals", bad)
+    return Tensor._wrap(s)
 
 
 def trace(x: Tensor, /, *, offset: int = 0, dtype: Any = None) -> Tensor:

@@ -1,5 +1,5 @@
-"""``LinAlgError`` of traced code: ``inv``, ``solve``, ``matrix_power`` (a negative power) and
-``cholesky`` inside ``jaxtensor.jit``, an eager ``fori_loop`` body, a ``fori_loop`` inside
+"""``LinAlgError`` of traced code: ``inv``, ``solve``, ``matrix_power`` (a negative power),
+``cholesky`` and the functions computed by an SVD (of a matrix holding a NaN) inside ``jaxtensor.jit``, an eager ``fori_loop`` body, a ``fori_loop`` inside
 ``jaxtensor.jit``, a nested ``jaxtensor.jit``, ``jaxtensor.grad`` and ``jaxtensor.vmap`` raise
 the error eager code raises (class and message, checked by the trace's checks), and leave
 every Tensor as eager code leaves it (the writes before the failing call kept, later ones
@@ -19,6 +19,8 @@ import numpy as np
 import pytest
 
 import jaxtensor as jt
+
+pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
 
 _RNG = np.random.default_rng(11)
 
@@ -51,6 +53,14 @@ SYMMETRIC = {
     "nan": np.stack([_spd(), _NAN]),
 }
 
+# the functions computed by an SVD, which NumPy's LAPACK does not converge on a NaN
+SVD_INPUTS = {
+    "regular": np.stack([_regular(), _regular()]),
+    "singular": np.stack([_regular(), _SINGULAR]),
+    "second_nan": np.stack([_regular(), _NAN]),
+    "both_nan": np.stack([_NAN, _NAN]),
+}
+
 _B = np.arange(1.0, 4.0)
 #: name -> (jaxtensor's function of a Tensor, NumPy's of an array, the inputs)
 FUNCTIONS: dict[str, tuple[Callable, Callable, dict]] = {
@@ -60,6 +70,11 @@ FUNCTIONS: dict[str, tuple[Callable, Callable, dict]] = {
     "matrix_power": (lambda x: jt.linalg.matrix_power(x, -2),
                      lambda a: np.linalg.matrix_power(a, -2), SQUARE),
     "cholesky": (jt.linalg.cholesky, np.linalg.cholesky, SYMMETRIC),
+    "svdvals": (jt.linalg.svdvals, lambda a: np.linalg.svd(a, compute_uv=False), SVD_INPUTS),
+    "pinv": (jt.linalg.pinv, np.linalg.pinv, SVD_INPUTS),
+    "matrix_rank": (jt.linalg.matrix_rank, np.linalg.matrix_rank, SVD_INPUTS),
+    "matrix_norm_2": (lambda x: jt.linalg.matrix_norm(x, ord=2),
+                      lambda a: np.linalg.norm(a, 2, axis=(-2, -1)), SVD_INPUTS),
 }
 CASES = [(f, name) for f, (_, _, inputs) in FUNCTIONS.items() for name in inputs]
 
@@ -134,11 +149,13 @@ def test_jit_raises_as_eager_and_leaves_what_eager_leaves(fname: str, name: str,
         _close(state[1], numpy)
 
 
-@pytest.mark.parametrize("fname", list(FUNCTIONS))
+# (matrix_rank: JAX's rank of a NaN matrix is a finite 0)
+@pytest.mark.parametrize("fname", [f for f in FUNCTIONS if f != "matrix_rank"])
 def test_check_bounds_false_turns_the_check_off(fname: str) -> None:
     """``check_bounds=False`` removes every check of the call: JAX's results, no error."""
     f, _, inputs = FUNCTIONS[fname]
-    a = inputs["second_singular" if inputs is SQUARE else "second_indefinite"]
+    a = inputs[{id(SQUARE): "second_singular", id(SYMMETRIC): "second_indefinite",
+                id(SVD_INPUTS): "second_nan"}[id(inputs)]]
     got, state = _run_program(_compiled(fname, "unchecked"), a, np.shape(f(jt.asarray(
         inputs[next(iter(inputs))]))))
     assert got is None
@@ -241,14 +258,17 @@ _JAX = {
     "solve": lambda a: jnp.linalg.solve(a, jnp.broadcast_to(_B, a.shape[:-1])[..., None])[..., 0],
     "matrix_power": lambda a: jnp.linalg.matrix_power(a, -2),
     "cholesky": jnp.linalg.cholesky,
+    "svdvals": jnp.linalg.svdvals,
+    "pinv": jnp.linalg.pinv,
+    "matrix_norm_2": lambda a: jnp.linalg.matrix_norm(a, ord=2),
 }
 
 
 # (each new function under jt.grad compiles its derivative: a failing stack per function,
 # and a passing one for the two kinds of check)
 @pytest.mark.parametrize(("fname", "name"), [
-    (f, name) for f, name in CASES if name.startswith("second")
-    or (f in ("inv", "cholesky") and name in ("regular", "positive_definite"))])
+    (f, name) for f, name in CASES if f != "matrix_rank" and (name.startswith("second")
+    or (f in ("inv", "cholesky", "svdvals") and name in ("regular", "positive_definite")))])
 def test_grad_raises_as_eager(fname: str, name: str) -> None:
     """``jt.grad`` of a loss through the function: the eager error where eager code raises,
     else ``jax.grad`` of the ``jax.numpy`` loss."""

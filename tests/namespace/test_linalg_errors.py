@@ -140,3 +140,54 @@ def test_non_square_input_is_numpys_linalg_error(fname: str) -> None:
 
 def test_empty_matrices_have_empty_inverses() -> None:
     assert jt.linalg.inv(jt.zeros((0, 0))).shape == np.linalg.inv(np.zeros((0, 0))).shape
+
+
+#: the functions computed by an SVD: (name, NumPy's, jaxtensor's)
+SVD_FUNCTIONS = [
+    ("svd", lambda a: np.linalg.svd(a)[1], lambda x: jt.linalg.svd(x).S),
+    ("svd_reduced", lambda a: np.linalg.svd(a, full_matrices=False)[0],
+     lambda x: jt.linalg.svd(x, full_matrices=False).U),
+    ("svdvals", lambda a: np.linalg.svd(a, compute_uv=False), jt.linalg.svdvals),
+    ("pinv", np.linalg.pinv, jt.linalg.pinv),
+    ("matrix_rank", np.linalg.matrix_rank, jt.linalg.matrix_rank),
+    ("norm_2", lambda a: np.linalg.norm(a, 2, axis=(-2, -1)),
+     lambda x: jt.linalg.matrix_norm(x, ord=2)),
+    ("norm_-2", lambda a: np.linalg.norm(a, -2, axis=(-2, -1)),
+     lambda x: jt.linalg.matrix_norm(x, ord=-2)),
+    ("norm_nuc", lambda a: np.linalg.norm(a, "nuc", axis=(-2, -1)),
+     lambda x: jt.linalg.matrix_norm(x, ord="nuc")),
+]
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 2), (2, 2, 3)])
+@pytest.mark.parametrize("fill", [np.nan, np.inf, None])
+def test_an_svd_of_a_nan_matrix_raises_as_numpys(shape: tuple, fill: Any) -> None:
+    """NumPy's LAPACK does not converge on a matrix holding a NaN (an infinity it takes):
+    NumPy's ``LinAlgError``, naming the function and the first such matrix of a stack."""
+    rng = np.random.default_rng(hash((shape, str(fill))) % 2**32)
+    for _ in range(3):
+        a = rng.standard_normal(shape)
+        if fill is not None:
+            a[tuple(rng.integers(0, s) for s in shape)] = fill
+        for name, np_f, jt_f in SVD_FUNCTIONS:
+            want = _outcome(lambda np_f=np_f, a=a: np_f(a))
+            got = _outcome(lambda jt_f=jt_f, a=a: np.asarray(jt_f(jt.asarray(a))))
+            if isinstance(want, Exception):
+                assert isinstance(got, jt.linalg.LinAlgError), (name, a, got)
+                assert "SVD did not converge" in str(got)
+                fname = {"svd_reduced": "svd", "norm_2": "matrix_norm", "norm_-2": "matrix_norm",
+                         "norm_nuc": "matrix_norm"}.get(name, name)
+                assert str(got).startswith(f"linalg.{fname}(): "), got
+                continue
+            assert not isinstance(got, Exception), (name, a, got)
+            if fill is None:
+                np.testing.assert_allclose(np.abs(got), np.abs(want), rtol=1e-9, atol=1e-9,
+                                           err_msg=name)
+
+
+def test_the_svd_error_names_the_matrix_of_a_stack() -> None:
+    a = np.ones((2, 3, 2, 2))
+    a[1, 2, 0, 1] = np.nan
+    with pytest.raises(np.linalg.LinAlgError, match=r"linalg\.pinv\(\): SVD did not "
+                       r"converge: x\[1, 2\] holds a NaN"):
+        jt.linalg.pinv(jt.asarray(a))
