@@ -1,7 +1,8 @@
 """NumPy's ``initial=`` and ``where=`` of the reductions (``np.max(t, initial=0)``,
 ``np.sum(t, where=m)``, ``jt.mean(x, where=m)``) give NumPy's values, dtypes and errors,
 eagerly, under ``jaxtensor.jit`` (the mask and the initial value traced) and under
-``jaxtensor.grad``."""
+``jaxtensor.grad``; and ``where(condition, x1, x2)`` takes a condition of any dtype by its
+truth value, as NumPy does."""
 
 from __future__ import annotations
 
@@ -241,3 +242,31 @@ def test_sum_and_mean_with_where_are_differentiable(seed: int) -> None:
     if mb.any():
         want[np.unravel_index(np.argmax(np.where(mb, a, -np.inf)), shape)] = 1.0
     np.testing.assert_allclose(np.asarray(g), want)
+
+
+# -- where(condition, x1, x2): the condition's truth value --------------------------------------
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.int64, np.float16,
+                                np.float32, np.float64, np.complex64, np.complex128])
+def test_where_takes_a_condition_of_any_dtype_as_numpy(dt: type) -> None:
+    """A non-boolean condition selects where it is non-zero (NaN, inf, -1 and a complex
+    number with one non-zero part included; -0.0 not), over random shapes that broadcast,
+    eagerly and under ``jaxtensor.jit``, as ``np.where``."""
+    rng = np.random.default_rng(int(np.dtype(dt).num))
+    kind = np.dtype(dt).kind
+    specials = {"f": [0.0, -0.0, np.nan, np.inf, -np.inf, 1e-30, -2.5],
+                "c": [0j, complex(0, -0.0), complex(np.nan, 0), 1j, 2 + 0j, complex(0, 1e-30)],
+                "i": [0, 1, -1, 5], "u": [0, 1, 255]}[kind]
+    for k in range(12):
+        shape = tuple(int(n) for n in rng.integers(0 if k == 0 else 1, 4, rng.integers(0, 4)))
+        with np.errstate(all="ignore"):
+            cond = np.asarray(rng.choice(np.asarray(specials, dtype=object), shape)).astype(dt)
+        x1 = rng.standard_normal(shape[1:])
+        x2 = rng.standard_normal((1,) * len(shape)).astype(np.float32)
+        want = np.where(cond, x1, x2)
+        got = jt.where(jt.asarray(cond), jt.asarray(x1), jt.asarray(x2))
+        _check(got, want, f"where({cond!r})")
+        got = jt.jit(lambda c, p, q: jt.where(c, p, q))(jt.asarray(cond), jt.asarray(x1),
+                                                        jt.asarray(x2))
+        _check(got, want, f"jit where({cond!r})")
+        _check(jt.where(jt.asarray(cond), 1.5, -2.0), np.where(cond, 1.5, -2.0),
+               f"where({cond!r}, 1.5, -2.0)")
