@@ -232,7 +232,9 @@ def sharded(v: Any) -> bool:
 def where_mask(where: Any, v: Any, fname: str) -> Any:
     """The value of a reduction's ``where=`` (NumPy's: the elements it reduces), a boolean
     array broadcasting to the reduced array ``v``'s shape; None for every element (``where``
-    None or True)."""
+    None or True; a Python number is its truth value, as in NumPy)."""
+    if type(where) in (int, float, complex):
+        where = bool(where)
     if where is None or where is True:
         return None
     w = value(where, "where", fname)

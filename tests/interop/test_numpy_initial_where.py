@@ -222,6 +222,22 @@ def test_bad_masks_and_initials_raise_numpys_errors(name: str) -> None:
     np.testing.assert_array_equal(np.asarray(t), a)
 
 
+@pytest.mark.parametrize("name", INITIAL + WHERE_ONLY)
+def test_a_python_number_where_is_its_truth_value(name: str) -> None:
+    """``where=0``, ``where=2.5``, ``where=False`` select nothing or everything, as NumPy.
+    (NumPy's ``mean``, ``var``, ``std`` count a number mask as its int, ``where=2`` each
+    element twice, ``where=0.5`` none: only bools are compared there.)"""
+    a = np.arange(6.0).reshape(2, 3) - 2.5
+    extra = {"initial": 1.0} if name in INITIAL else {}
+    numbers = (True, False) if name in ("mean", "var", "std") else (
+        True, False, 0, 2, 0.0, 2.5, 1j)
+    for w in numbers:
+        for kw in ({}, {"axis": 1}):
+            want = _want(name, a, {"where": w, **kw, **extra})
+            _check(getattr(np, name)(jt.asarray(a), where=w, **kw, **extra), want,
+                   f"{name} where={w} {kw}")
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_sum_and_mean_with_where_are_differentiable(seed: int) -> None:
     """``jt.grad`` of a masked sum is the mask (times the chain rule), of a masked mean the
