@@ -227,3 +227,47 @@ def sharded(v: Any) -> bool:
     """Whether ``v`` is an array spread over several devices (False for a traced value,
     whose placement is not known)."""
     return not isinstance(v, jax.core.Tracer) and len(v.sharding.device_set) > 1
+
+
+def where_mask(where: Any, v: Any, fname: str) -> Any:
+    """The value of a reduction's ``where=`` (NumPy's: the elements it reduces), a boolean
+    array broadcasting to the reduced array ``v``'s shape; None for every element (``where``
+    None or True; a Python number is its truth value, as in NumPy)."""
+    if type(where) in (int, float, complex):
+        where = bool(where)
+    if where is None or where is True:
+        return None
+    w = value(where, "where", fname)
+    if np.dtype(w.dtype) != np.bool_:
+        raise TypeError(f"{fname}(): where must be a boolean mask, got dtype {w.dtype}")
+    try:
+        fits = np.broadcast_shapes(tuple(w.shape), tuple(v.shape)) == tuple(v.shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"{fname}(): a where mask of shape {tuple(w.shape)} does not "
+                         f"broadcast to the Tensor's shape {tuple(v.shape)}")
+    return w
+
+
+def initial_value(initial: Any, dt: Any, fname: str) -> Any:
+    """A reduction's ``initial=`` as a 0-D value of the result's dtype ``dt`` (NumPy's cast: a
+    float truncated into an integer dtype, a Python int out of its range ``OverflowError``);
+    a Tensor or a traced value is cast in the kernel. None where not given."""
+    if initial is None:
+        return None
+    if isinstance(initial, (Tensor, jax.Array, Tracer)):
+        i = value(initial, "initial", fname)
+    else:
+        if np.ndim(initial):
+            raise ValueError(f"{fname}(): initial must be a scalar, got shape "
+                             f"{np.shape(initial)}")
+        try:
+            return np.asarray(initial, dtype=dt)
+        except OverflowError as exc:
+            raise OverflowError(f"{fname}(): initial: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{fname}(): initial must be a number: {exc}") from None
+    if i.ndim:
+        raise ValueError(f"{fname}(): initial must be a scalar, got shape {tuple(i.shape)}")
+    return i

@@ -8,8 +8,8 @@ after the namespace modules it draws on. To find where ``Tensor.sum`` or ``__add
 read its row here.
 
 A row is the namespace function itself where the method has the same signature, else a
-*method form* defined below: PyTorch's spellings (``dim=``, ``keepdim=``, ``x.permute(1,
-0)``) mapped onto the standard function. Operators are the element-wise functions behind the
+*method form* defined below (the reductions' in :mod:`._reduction_methods`): PyTorch's
+spellings (``dim=``, ``keepdim=``, ``x.permute(1, 0)``) mapped onto the standard function. Operators are the element-wise functions behind the
 element-wise module's per-signature fast path (:func:`forward`, :func:`reflected`), and the
 in-place operators write back through the storage (:func:`inplace`).
 
@@ -30,7 +30,7 @@ import numpy as np
 from . import _elementwise as ew
 from . import _numpy_names
 from ._args import declines, normalize_axis
-from ._core import Tensor, _view, asarray, new_tensor
+from ._core import Tensor, _view, asarray
 from ._data_exchange import _dlpack, _dlpack_device, _to_device
 from ._data_type_functions import astype as _astype
 from ._fast_operators import fast_operator
@@ -50,22 +50,10 @@ from ._indexing_functions import (
 from ._inplace import inplace
 from ._linear_algebra import matmul
 from ._manipulation import _resolve_shape, flip, moveaxis, permute_dims, reshape, roll, squeeze
+from ._reduction_methods import REDUCTIONS, _reduction
 from ._searching import argmax, argmin
 from ._sorting import argsort
-from ._statistical import (
-    _sum_all,
-    cumulative_prod,
-    cumulative_sum,
-    integer_var,
-    max,
-    mean,
-    min,
-    prod,
-    std,
-    sum,
-    var,
-)
-from ._utility import all, any
+from ._utility import any
 
 # -- operators --------------------------------------------------------------------------------
 #: operands whose refusal (no type promotion) the operator raises: a NumPy or JAX value's own
@@ -274,105 +262,6 @@ def moveaxis_method(self: Tensor, source: Any, destination: Any) -> Tensor:
 
 
 # -- reductions, scans, sorting ---------------------------------------------------------------
-def _axis_arg(axis: Any, dim: Any) -> Any:
-    return dim if axis is None and dim is not None else axis
-
-
-def _into(out: Any, result: Tensor, name: str) -> Tensor:
-    """NumPy's ``out=`` of a reduction method (``np.sum(t)`` passes ``out=None``)."""
-    if out is None:
-        return result
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{name}(out=...) must be a Tensor, got {type(out).__name__}")
-    out[...] = result
-    return out
-
-
-def _as(x: Tensor, dtype: Any) -> Tensor:
-    return x if dtype is None else _astype(x, dtype)
-
-
-def _reduction(fn: Callable, with_dtype: bool = False, with_correction: bool = False) -> Any:
-    """The method form of the reduction ``fn``: positional ``axis``, PyTorch's ``dim`` and
-    ``keepdim``, and NumPy's keywords (``dtype``, ``out``, ``ddof`` for ``var``/``std``), so
-    that ``np.sum(t)``, ``np.std(t, ddof=1)`` and the like work on Tensors."""
-    name = fn.__name__
-    if with_dtype:
-        def m(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-              *, dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
-            return _into(out, fn(self, axis=_axis_arg(axis, dim), dtype=dtype,
-                                 keepdims=keepdims or keepdim), name)
-    elif with_correction:
-        def m(self: Tensor, axis: Any = None, correction: Any = 0.0,
-              keepdims: bool = False, *, dim: Any = None, keepdim: bool = False,
-              ddof: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
-            c = correction if ddof is None else ddof
-            if dtype is not None and np.dtype(dtype).kind in "iu":
-                return _into(out, integer_var(self, dtype, _axis_arg(axis, dim), c,
-                                              keepdims or keepdim, name == "std"), name)
-            return _into(out, _as(fn(_as(self, dtype), axis=_axis_arg(axis, dim),
-                                     correction=c, keepdims=keepdims or keepdim), dtype),
-                         name)
-    else:
-        def m(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-              dim: Any = None, keepdim: bool = False, dtype: Any = None,
-              out: Any = None) -> Tensor:
-            return _into(out, _as(fn(_as(self, dtype), axis=_axis_arg(axis, dim),
-                                     keepdims=keepdims or keepdim), dtype), name)
-    m.__name__, m.__qualname__ = fn.__name__, f"Tensor.{fn.__name__}"
-    m.__doc__ = f"Method form of :func:`jaxtensor.{fn.__name__}` (``dim`` = ``axis``)."
-    return m
-
-
-_sum = _reduction(sum, with_dtype=True)
-
-
-def sum_method(self: Tensor, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-               *, dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
-    """Method form of :func:`jaxtensor.sum` (``dim`` = ``axis``; NumPy's ``out``)."""
-    if out is not None:
-        return _into(out, _sum(self, axis, dtype, keepdims, dim=dim, keepdim=keepdim), "sum")
-    if axis is None and dtype is None and dim is None and not (keepdims or keepdim):
-        # sum()'s fast path inlined: a call layer is a measurable part of a small x.sum()
-        v = self._value()
-        fn = _sum_all.get(v.dtype)
-        if fn is not None:
-            out = fn(v)
-            if out is not v:
-                return new_tensor(out)
-    return _sum(self, axis, dtype, keepdims, dim=dim, keepdim=keepdim)
-
-
-def cumsum_method(self: Tensor, axis: Any = None, dtype: Any = None, *,
-                  dim: Any = None) -> Tensor:
-    """``cumulative_sum`` (NumPy's ``cumsum``: ``axis=None`` flattens first)."""
-    ax = _axis_arg(axis, dim)
-    x = self if ax is not None or self.ndim <= 1 else self.reshape(-1)
-    return cumulative_sum(x, axis=ax, dtype=dtype)
-
-
-def cumprod_method(self: Tensor, axis: Any = None, dtype: Any = None, *,
-                   dim: Any = None) -> Tensor:
-    """``cumulative_prod`` (NumPy's ``cumprod``: ``axis=None`` flattens first)."""
-    ax = _axis_arg(axis, dim)
-    x = self if ax is not None or self.ndim <= 1 else self.reshape(-1)
-    return cumulative_prod(x, axis=ax, dtype=dtype)
-
-
-def all_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-               dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
-    """Method form of :func:`jaxtensor.all` (``dim`` = ``axis``; NumPy's ``out``)."""
-    return _into(out, all(self, axis=axis if dim is None else dim,
-                          keepdims=keepdims or keepdim), "all")
-
-
-def any_method(self: Tensor, axis: Any = None, keepdims: bool = False, *,
-               dim: Any = None, keepdim: bool = False, out: Any = None) -> Tensor:
-    """Method form of :func:`jaxtensor.any` (``dim`` = ``axis``; NumPy's ``out``)."""
-    return _into(out, any(self, axis=axis if dim is None else dim,
-                          keepdims=keepdims or keepdim), "any")
-
-
 def argsort_method(self: Tensor, axis: int | None = -1, descending: bool = False,
                    stable: bool = True, *, dim: int | None = None) -> Tensor:
     """``argsort(self, axis=..., descending=..., stable=...)`` (``dim`` is PyTorch's
@@ -594,19 +483,9 @@ METHODS: dict[str, Any] = {
     "roll": roll_method,
     "moveaxis": moveaxis_method,
     # reductions and scans (``dim``/``keepdim`` as PyTorch's)
-    "sum": sum_method,
-    "prod": _reduction(prod, with_dtype=True),
-    "mean": _reduction(mean),
-    "max": _reduction(max),
-    "min": _reduction(min),
-    "var": _reduction(var, with_correction=True),
-    "std": _reduction(std, with_correction=True),
+    **REDUCTIONS,
     "argmax": _reduction(argmax),
     "argmin": _reduction(argmin),
-    "all": all_method,
-    "any": any_method,
-    "cumsum": cumsum_method,
-    "cumprod": cumprod_method,
     "argsort": argsort_method,
     # indexing functions (PyTorch's method forms; ``name_`` writes in place)
     "index_select": index_select_method,

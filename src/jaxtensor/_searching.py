@@ -146,9 +146,10 @@ def nonzero(
 
 
 def where(condition: Tensor, x1: Any = None, x2: Any = None, /) -> Any:
-    """Elements of ``x1`` where ``condition`` is True, else of ``x2`` (both broadcast;
-    Python scalars mix with the other operand's dtype as the standard says). With neither
-    given, NumPy's one-argument form: ``nonzero(condition)``.
+    """Elements of ``x1`` where ``condition`` is True (non-zero, as NumPy reads a condition
+    of another dtype), else of ``x2`` (both broadcast; Python scalars mix with the other
+    operand's dtype as the standard says). With neither given, NumPy's one-argument form:
+    ``nonzero(condition)``.
 
     >>> import jaxtensor as jt
     >>> jt.where(jt.asarray([True, False]), jt.asarray([1, 2]), 0).tolist()
@@ -161,14 +162,14 @@ def where(condition: Tensor, x1: Any = None, x2: Any = None, /) -> Any:
             return nonzero(condition)
         raise ValueError("where(): give both x1 and x2, or neither (for nonzero(condition))")
     c = _args.value(condition, "condition", "where")
-    if c.dtype != np.bool_:
-        raise TypeError(f"where(): condition must be a boolean Tensor, got {c.dtype}")
     a, b, dt = _args.promoted_pair(x1, x2, fname="where")
     _args_shapes = (tuple(c.shape), tuple(np.shape(a)), tuple(np.shape(b)))
     broadcast_shapes(*_args_shapes)
 
     def build() -> Any:
         def f(cc: Any, p: Any, q: Any) -> Any:
+            if cc.dtype != np.bool_:  # (NumPy's truth value: non-zero, NaN included)
+                cc = cc != 0
             return jnp.where(cc, p.astype(dt), q.astype(dt))
 
         return f

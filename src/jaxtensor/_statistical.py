@@ -52,29 +52,59 @@ def accumulation_dtype(dt: np.dtype, dtype: Any) -> np.dtype:
 
 
 def _reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool,
-            dt: np.dtype | None = None, **static: Any) -> Tensor:
+            dt: np.dtype | None = None, where: Any = None, initial: Any = None,
+            **static: Any) -> Tensor:
+    """``fn(a, axes, keepdims, **static)`` of ``x`` (cast to ``dt``) in a cached kernel; with
+    NumPy's ``where`` or ``initial``, ``fn`` also gets them (``w``, ``i``) as data."""
     v = _args.value(x, "x", name)
     axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
     keep = bool(keepdims)
     items = tuple(sorted(static.items()))
+    w = _args.where_mask(where, v, name)
+    i = _args.initial_value(initial, v.dtype if dt is None else dt, name)
+    if w is None and i is None:
+        def build() -> Any:
+            def f(a: Any) -> Any:
+                if dt is not None and a.dtype != dt:
+                    a = a.astype(dt)
+                return fn(a, axes, keep, **static)
 
-    def build() -> Any:
-        def f(a: Any) -> Any:
+            return f
+
+        return _args.wrap(_kernels.call((name, axes, keep, dt, items), build, v), x)
+
+    def build_masked() -> Any:
+        def f(a: Any, w: Any, i: Any) -> Any:
             if dt is not None and a.dtype != dt:
                 a = a.astype(dt)
-            return fn(a, axes, keep, **static)
+            return fn(a, axes, keep, w=w, i=None if i is None else i.astype(a.dtype),
+                      **static)
 
         return f
 
-    return _args.wrap(_kernels.call((name, axes, keep, dt, items), build, v), x)
+    key = (name, "where/initial", axes, keep, dt, items)
+    return _args.wrap(_kernels.call(key, build_masked, v, w, i), x)
 
 
-def _sum(a: Any, axes: tuple, keep: bool) -> Any:
-    return jnp.sum(a, axis=axes, keepdims=keep, dtype=a.dtype)
+def _masked(a: Any, w: Any, fill: Any) -> Any:
+    """``a`` with ``fill`` where the mask ``w`` is False (``a`` where there is no mask)."""
+    return a if w is None else jnp.where(w, a, jnp.asarray(fill, a.dtype))
 
 
-def _prod(a: Any, axes: tuple, keep: bool) -> Any:
-    return jnp.prod(a, axis=axes, keepdims=keep, dtype=a.dtype)
+def _count(w: Any, shape: tuple, axes: tuple, keep: bool) -> Any:
+    """How many elements of ``shape`` the mask ``w`` selects over ``axes``."""
+    return jnp.sum(jnp.broadcast_to(w, shape), axis=axes, keepdims=keep,
+                   dtype=_dtypes.default_int)
+
+
+def _sum(a: Any, axes: tuple, keep: bool, w: Any = None, i: Any = None) -> Any:
+    r = jnp.sum(_masked(a, w, 0), axis=axes, keepdims=keep, dtype=a.dtype)
+    return r if i is None else r + i
+
+
+def _prod(a: Any, axes: tuple, keep: bool, w: Any = None, i: Any = None) -> Any:
+    r = jnp.prod(_masked(a, w, 1), axis=axes, keepdims=keep, dtype=a.dtype)
+    return r if i is None else r * i
 
 
 #: dtype -> the compiled sum of all elements (``x.sum()``); the dtype fixes the accumulation.
@@ -88,49 +118,68 @@ def _sum_all_kernel(dt: np.dtype) -> Any:
 
 
 def sum(x: Tensor, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
-        keepdims: bool = False) -> Tensor:
-    """Sum of the elements over ``axis`` (all axes by default).
+        keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    """Sum of the elements over ``axis`` (all axes by default; NumPy's ``initial``, added,
+    and ``where``, the elements summed).
 
     >>> import jaxtensor as jt
     >>> jt.sum(jt.asarray([[1, 2], [3, 4]]), axis=0).tolist()
     [4, 6]
     """
-    if axis is None and dtype is None and not keepdims and type(x) is Tensor:
+    if (axis is None and dtype is None and not keepdims and type(x) is Tensor
+            and initial is None and where is None):
         # the common x.sum(): one dictionary lookup, one compiled call
         v = x._value()
         fn = _sum_all.get(v.dtype) or _sum_all_kernel(v.dtype)
         out = fn(v)
         return new_tensor(out) if out is not v else _args.wrap(out, x)
     dt = accumulation_dtype(np.dtype(_args.value(x, "x", "sum").dtype), dtype)
-    return _reduce("sum", _sum, x, axis, keepdims, dt)
+    return _reduce("sum", _sum, x, axis, keepdims, dt, where, initial)
 
 
 def prod(x: Tensor, /, *, axis: Any = None, dtype: Any = None,
-         keepdims: bool = False) -> Tensor:
-    """Product of the elements over ``axis`` (all axes by default).
+         keepdims: bool = False, initial: Any = None, where: Any = None) -> Tensor:
+    """Product of the elements over ``axis`` (all axes by default; NumPy's ``initial``,
+    multiplied in, and ``where``, the elements multiplied).
 
     >>> import jaxtensor as jt
     >>> int(jt.prod(jt.asarray([1, 2, 3, 4])))
     24
     """
     dt = accumulation_dtype(np.dtype(_args.value(x, "x", "prod").dtype), dtype)
-    return _reduce("prod", _prod, x, axis, keepdims, dt)
+    return _reduce("prod", _prod, x, axis, keepdims, dt, where, initial)
 
 
-def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
+def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool, initial: Any = None,
+              where: Any = None) -> Tensor:
     v = _args.value(x, "x", name)
     if np.dtype(v.dtype).kind == "c":
         raise TypeError(f"{name}() needs a real-valued Tensor, got {v.dtype}")
     axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
-    if any(v.shape[a] == 0 for a in axes) or (v.size == 0 and not axes and v.ndim == 0):
+    if initial is None and where is not None and where is not True:
+        raise ValueError(f"{name}() with a where mask needs an initial value ({name} has no "
+                         "identity), as in NumPy")
+    if initial is None and (any(v.shape[a] == 0 for a in axes)
+                            or (v.size == 0 and not axes and v.ndim == 0)):
         raise ValueError(
-            f"{name}() over zero elements has no identity; reduce a non-empty Tensor or use "
-            "where() with an initial value"
+            f"{name}() over zero elements has no identity; reduce a non-empty Tensor or give "
+            "an initial value"
         )
-    fn = jnp.max if name == "max" else jnp.min
     spread = multi_device() if isinstance(v, jax.core.Tracer) else _args.sharded(v)
-    return _reduce(name, lambda a, ax, k, spread: extremum(fn, a, ax, k, spread=spread), x,
-                   axis, keepdims, spread=spread)
+    return _reduce(name, _extremum_kernel, x, axis, keepdims, where=where, initial=initial,
+                   is_max=name == "max", spread=spread)
+
+
+def _extremum_kernel(a: Any, axes: tuple, keep: bool, is_max: bool, spread: bool,
+                     w: Any = None, i: Any = None) -> Any:
+    """The max (``is_max``) or min over ``axes``, of the elements ``w`` selects and ``i``."""
+    if w is not None:
+        a = jnp.where(w, a, i)
+    if i is not None and any(a.shape[d] == 0 for d in axes):
+        shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape) if keep or d not in axes)
+        return jnp.broadcast_to(i, shape)
+    r = extremum(jnp.max if is_max else jnp.min, a, axes, keep, spread=spread)
+    return r if i is None else (jnp.maximum if is_max else jnp.minimum)(r, i)
 
 
 def multi_device() -> bool:
@@ -195,24 +244,28 @@ def _halving_jvp(axes: tuple[int, ...], is_max: bool, primals: tuple, tangents: 
     return r, jnp.sum(t * at, axis=axes) / jnp.sum(at, axis=axes)
 
 
-def max(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """Maximum over ``axis`` (NaN if any element is NaN).
+def max(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = None, where: Any = None) -> Tensor:
+    """Maximum over ``axis`` (NaN if any element is NaN; NumPy's ``initial``, a value
+    taken with the elements, and ``where``, the elements taken, which needs ``initial``).
 
     >>> import jaxtensor as jt
     >>> float(jt.max(jt.asarray([1.0, 5.0, 2.0])))
     5.0
     """
-    return _extremum("max", x, axis, keepdims)
+    return _extremum("max", x, axis, keepdims, initial, where)
 
 
-def min(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """Minimum over ``axis`` (NaN if any element is NaN).
+def min(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = None, where: Any = None) -> Tensor:
+    """Minimum over ``axis`` (NaN if any element is NaN; NumPy's ``initial``, a value
+    taken with the elements, and ``where``, the elements taken, which needs ``initial``).
 
     >>> import jaxtensor as jt
     >>> float(jt.min(jt.asarray([1.0, 5.0, 2.0])))
     1.0
     """
-    return _extremum("min", x, axis, keepdims)
+    return _extremum("min", x, axis, keepdims, initial, where)
 
 
 def _float_dtype(v: Any, fname: str, complex_ok: bool) -> np.dtype:
@@ -233,61 +286,75 @@ def _divide(s: Any, n: float) -> Any:
     return _ek.divide(s, d)
 
 
-def _mean(a: Any, axes: tuple, keep: bool) -> Any:
-    n = math.prod(a.shape[i] for i in axes)
+def _mean(a: Any, axes: tuple, keep: bool, w: Any = None, i: Any = None) -> Any:
     # (half precision summed and divided in float32, as NumPy: else 10**4 tens are inf)
     acc = np.dtype(np.float32) if a.dtype in _dtypes.half_dtypes else a.dtype
-    s = jnp.sum(a, axis=axes, keepdims=keep, dtype=acc)
+    s = jnp.sum(_masked(a, w, 0), axis=axes, keepdims=keep, dtype=acc)
+    if w is not None:  # (no element selected: 0 / 0, NaN)
+        return _divide(s, _count(w, a.shape, axes, keep)).astype(a.dtype)
+    n = math.prod(a.shape[i] for i in axes)
     if not n:
         return jnp.full(s.shape, jnp.nan, a.dtype)
     return _divide(s, n).astype(a.dtype)
 
 
-def mean(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:
-    """Arithmetic mean over ``axis`` (NaN over zero elements).
+def mean(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,
+         where: Any = None) -> Tensor:
+    """Arithmetic mean over ``axis`` (NaN over zero elements; NumPy's ``where``: the elements
+    averaged).
 
     >>> import jaxtensor as jt
     >>> float(jt.mean(jt.asarray([1.0, 2.0, 6.0])))
     3.0
     """
     dt = _float_dtype(_args.value(x, "x", "mean"), "mean", True)
-    return _reduce("mean", _mean, x, axis, keepdims, dt)
+    return _reduce("mean", _mean, x, axis, keepdims, dt, where)
 
 
-def _var(a: Any, axes: tuple, keep: bool, correction: float) -> Any:
-    n = math.prod(a.shape[i] for i in axes)
-    mu = _mean(a, axes, True)
-    d = a - mu
+def _var(a: Any, axes: tuple, keep: bool, correction: float, w: Any = None,
+         i: Any = None) -> Any:
+    mu = _mean(a, axes, True, w)
+    d = _masked(a - mu, w, 0)
     ss = jnp.sum(d * d, axis=axes, keepdims=keep, dtype=a.dtype)
+    if w is not None:
+        den = _count(w, a.shape, axes, keep) - correction
+        return jnp.where(den > 0, _divide(ss, den), jnp.nan).astype(a.dtype)
+    n = math.prod(a.shape[i] for i in axes)
     den = n - correction
     if den <= 0:
         return jnp.full(ss.shape, jnp.nan, a.dtype)
     return _divide(ss, den).astype(a.dtype)
 
 
-def _std(a: Any, axes: tuple, keep: bool, correction: float) -> Any:
-    return jnp.sqrt(_var(a, axes, keep, correction))
+def _std(a: Any, axes: tuple, keep: bool, correction: float, w: Any = None,
+         i: Any = None) -> Any:
+    return jnp.sqrt(_var(a, axes, keep, correction, w))
 
 
 def _integer_var(a: Any, axes: tuple, keep: bool, correction: float, into: np.dtype,
-                 root: bool) -> Any:
+                 root: bool, w: Any = None, i: Any = None) -> Any:
     """NumPy's ``var``/``std`` with an integer ``dtype=``: the mean summed in ``into`` and
     truncated into it, the squared deviations summed in ``into``, the quotient truncated
     (and ``std`` the truncated square root of that)."""
-    n = math.prod(a.shape[i] for i in axes)
-    mu = (jnp.sum(a, axis=axes, keepdims=True, dtype=into) / n).astype(into)
+    n: Any = math.prod(a.shape[i] for i in axes)
+    if w is not None:
+        n = _count(w, a.shape, axes, True)
+    mu = (jnp.sum(_masked(a, w, 0), axis=axes, keepdims=True, dtype=into) / n).astype(into)
     common = np.result_type(a.dtype, into)
-    d = a.astype(common) - mu.astype(common)
+    d = _masked(a.astype(common) - mu.astype(common), w, 0)
     ss = jnp.sum(d * d, axis=axes, keepdims=keep, dtype=into)
-    r = (ss / builtins.max(n - correction, 0)).astype(into)
+    if w is not None:
+        n = n if keep else jnp.squeeze(n, axes)
+    r = (ss / jnp.maximum(n - correction, 0)).astype(into)
     return jnp.sqrt(r).astype(into) if root else r
 
 
 def integer_var(x: Tensor, dtype: Any, axis: Any, correction: Any, keepdims: bool,
-                root: bool) -> Tensor:
+                root: bool, where: Any = None) -> Tensor:
     """``np.var(x, dtype=dtype)`` (``np.std`` where ``root``) for an integer ``dtype``."""
     name = "std" if root else "var"
-    return _reduce(name, _integer_var, x, axis, keepdims, correction=_correction(correction),
+    return _reduce(name, _integer_var, x, axis, keepdims, where=where,
+                   correction=_correction(correction),
                    into=np.dtype(dtype), root=root)
 
 
@@ -300,30 +367,30 @@ def _correction(c: Any) -> float:
 
 
 def var(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
-        keepdims: bool = False, ddof: Any = None) -> Tensor:
+        keepdims: bool = False, ddof: Any = None, where: Any = None) -> Tensor:
     """Variance over ``axis``: ``sum(|x - mean|**2) / (N - correction)`` (``ddof``:
-    NumPy's name for ``correction``).
+    NumPy's name for ``correction``; ``where``: NumPy's, the elements counted).
 
     >>> import jaxtensor as jt
     >>> float(jt.var(jt.asarray([1.0, 2.0, 3.0]), correction=1))
     1.0
     """
     dt = _float_dtype(_args.value(x, "x", "var"), "var", False)
-    return _reduce("var", _var, x, axis, keepdims, dt,
+    return _reduce("var", _var, x, axis, keepdims, dt, where,
                    correction=_correction(_ddof(correction, ddof, "var")))
 
 
 def std(x: Tensor, /, *, axis: Any = None, correction: Any = 0.0,
-        keepdims: bool = False, ddof: Any = None) -> Tensor:
+        keepdims: bool = False, ddof: Any = None, where: Any = None) -> Tensor:
     """Standard deviation over ``axis`` (the square root of :func:`var`; ``ddof``: NumPy's
-    name for ``correction``).
+    name for ``correction``; ``where``: NumPy's, the elements counted).
 
     >>> import jaxtensor as jt
     >>> float(jt.std(jt.asarray([1.0, 3.0])))
     1.0
     """
     dt = _float_dtype(_args.value(x, "x", "std"), "std", False)
-    return _reduce("std", _std, x, axis, keepdims, dt,
+    return _reduce("std", _std, x, axis, keepdims, dt, where,
                    correction=_correction(_ddof(correction, ddof, "std")))
 
 

@@ -45,39 +45,50 @@ def shares_memory(a: Tensor, b: Tensor, /) -> bool:
     return bool(np.intersect1d(ea, eb).size)
 
 
-def _logical(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
+def _logical(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool,
+             where: Any = None) -> Tensor:
     v = _args.value(x, "x", name)
     axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
     keep = bool(keepdims)
-
+    w = _args.where_mask(where, v, name)
     complex_input = jnp.issubdtype(v.dtype, jnp.complexfloating)
 
     def build() -> Any:
-        if complex_input:  # jnp.all/any look at the real part of a complex value only
-            return lambda a: fn(a != 0, axis=axes, keepdims=keep)
-        return lambda a: fn(a, axis=axes, keepdims=keep)
+        def f(a: Any, *w: Any) -> Any:
+            if complex_input or w:  # jnp.all/any look at the real part of a complex value
+                a = a != 0
+            if w:  # (unselected elements: True for all, False for any)
+                a = jnp.logical_or(a, ~w[0]) if fn is jnp.all else jnp.logical_and(a, w[0])
+            return fn(a, axis=axes, keepdims=keep)
 
-    return _args.wrap(_kernels.call((name, axes, keep, complex_input), build, v), x)
+        return f
+
+    key = (name, axes, keep, complex_input, w is not None)
+    return _args.wrap(_kernels.call(key, build, v, *(() if w is None else (w,))), x)
 
 
-def all(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """True where every element over ``axis`` is non-zero (True over zero elements).
+def all(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,  # noqa: A001
+        where: Any = None) -> Tensor:
+    """True where every element over ``axis`` is non-zero (True over zero elements;
+    NumPy's ``where``: the elements looked at).
 
     >>> import jaxtensor as jt
     >>> bool(jt.all(jt.asarray([1, 2, 0])))
     False
     """
-    return _logical("all", jnp.all, x, axis, keepdims)
+    return _logical("all", jnp.all, x, axis, keepdims, where)
 
 
-def any(x: Tensor, /, *, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A001
-    """True where some element over ``axis`` is non-zero (False over zero elements).
+def any(x: Tensor, /, *, axis: Any = None, keepdims: bool = False,  # noqa: A001
+        where: Any = None) -> Tensor:
+    """True where some element over ``axis`` is non-zero (False over zero elements;
+    NumPy's ``where``: the elements looked at).
 
     >>> import jaxtensor as jt
     >>> bool(jt.any(jt.asarray([0, 0, 3])))
     True
     """
-    return _logical("any", jnp.any, x, axis, keepdims)
+    return _logical("any", jnp.any, x, axis, keepdims, where)
 
 
 def diff(x: Tensor, /, n: int = 1, axis: int = -1, prepend: Tensor | None = None,

@@ -47,6 +47,8 @@ PARAMS: dict[str, tuple[str, str]] = {
     'updates': ('Tensor', 'Values to write, one per index row.'),
     'correction': ('float, optional', "Degrees-of-freedom correction (NumPy's ``ddof``; 0: population, 1: sample)."),
     'ddof': ('float, optional', "NumPy's name for ``correction``."),
+    'initial': ('Python scalar or 0-D Tensor, optional', "NumPy's ``initial``: a value reduced with the elements (the result over zero elements), cast to the result's dtype."),
+    'where': ('bool Tensor, optional', "NumPy's ``where``: a mask broadcasting to the Tensor's shape, True at the elements reduced (``max``/``min`` need ``initial`` with it)."),
     'offset': ('int, optional', 'Diagonal offset: positive above the main diagonal, negative below.'),
     'ord': ('int, float or str, optional', 'Order of the norm, as in NumPy.'),
     'rtol': ('float or Tensor, optional', 'Relative tolerance for small singular values (``None``: ``max(M, N) * eps``).'),
