@@ -441,7 +441,9 @@ def test_out_of_bounds_in_taken_branch_raises_as_eagerly(where, second):
 
 def test_branch_results_and_mismatches():
     """Returned values (Tensors and Python numbers) are those of the branch taken; results
-    of other shapes or dtypes raise TypeError naming cond, as ``lax.cond`` refuses them."""
+    of other shapes, or Tensors of other dtypes, raise TypeError naming cond, as
+    ``lax.cond`` refuses them (Python numbers of two kinds take the dtype both promote to,
+    as ``np.where(c, 1.5, 2)``: ``test_cond_number_branch.py``)."""
     @jt.jit
     def f(x):
         return jt.cond(x[0] > 5, lambda: (x[2], 1.5), lambda: (x[0] + x[1], 2.0))
@@ -451,10 +453,12 @@ def test_branch_results_and_mismatches():
         assert b.dtype == jt.asarray(v).dtype  # (the default float)
 
     shapes = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: x[:2], lambda: x))
-    dtypes = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: 1.5, lambda: 2))
+    dtypes = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: x, lambda: x.astype(jt.int32)))
     for g in (shapes, dtypes):
         with pytest.raises(TypeError, match="cond"):
             g(jt.zeros(3))
+    numbers = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: 1.5, lambda: 2))
+    assert [float(numbers(jt.asarray([v, 0.0]))) for v in (1.0, -1.0)] == [1.5, 2.0]
 
 
 def test_value_checks_in_untaken_branch_do_not_fire():

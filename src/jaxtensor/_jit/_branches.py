@@ -29,6 +29,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, jaxpr_as_fun, jaxprs_in_params
 
@@ -77,12 +78,16 @@ def trace(carry: Any, fn: Callable[[], list], base: Any, vals: list,
 
 
 def call(closed: ClosedJaxpr, gate: Any, vals: list, codes: tuple,
-         n_res: int) -> tuple[list, list, tuple]:
-    """The traced branch applied: (new values, results, check)."""
+         n_res: int, into: list | None = None) -> tuple[list, list, tuple]:
+    """The traced branch applied: (new values, results, check); ``into``: the dtype each
+    result takes (:func:`check_results`)."""
     out = [o if isinstance(o, jax.Array) else jnp.asarray(o, a.dtype)  # (a literal result)
            for o, a in zip(jaxpr_as_fun(closed)(gate, *vals, *codes), closed.out_avals)]
     n = len(vals)
-    return list(out[:n]), list(out[n:n + n_res]), tuple(out[n + n_res:])
+    res = list(out[n:n + n_res])
+    if into:
+        res = [r if d is None else lax.convert_element_type(r, d) for r, d in zip(res, into)]
+    return list(out[:n]), res, tuple(out[n + n_res:])
 
 
 def inline_ok(branches: list[ClosedJaxpr], n_vals: int) -> bool:
@@ -135,18 +140,36 @@ def _work(jaxpr: Jaxpr) -> float:
     return total
 
 
-def check_results(a: ClosedJaxpr, b: ClosedJaxpr, n_vals: int, n_res: int) -> None:
-    """TypeError where the branches' results differ in shape or dtype (not in weak type),
-    as ``lax.cond`` refuses them."""
+def check_results(a: ClosedJaxpr, b: ClosedJaxpr, n_vals: int, n_res: int) -> list:
+    """The dtype each result of both branches takes: None where they agree, their promoted
+    dtype where one is weakly typed (a Python number: ``x[i] if c else 0.0``); TypeError
+    where the branches' results differ in shape or in the dtype of a Tensor, as
+    ``lax.cond`` refuses them."""
+    into: list = []
     for x, y in zip(a.out_avals[n_vals:n_vals + n_res], b.out_avals[n_vals:n_vals + n_res]):
-        if x.shape != y.shape or x.dtype != y.dtype:
+        if x.shape != y.shape or (x.dtype != y.dtype and not (x.weak_type or y.weak_type)):
             raise TypeError("cond(): true_fun and false_fun must return values of the same "
                             f"shapes and dtypes (got {x.str_short()} and {y.str_short()})")
+        into.append(None if x.dtype == y.dtype else joined_dtype(x, y))
+    return into
+
+
+#: a Python number of each kind, as JAX's promotion takes a weakly typed value
+_NUMBERS = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+
+
+def joined_dtype(x: Any, y: Any) -> Any:
+    """The dtype two branch results (avals) take together, one or both weakly typed (a
+    Python number): what the other's dtype and a Python number of its kind promote to."""
+    def operand(v: Any) -> Any:
+        return _NUMBERS[np.dtype(v.dtype).kind] if v.weak_type else v.dtype
+
+    return jnp.result_type(operand(x), operand(y))
 
 
 # -- the inlined conditional ----------------------------------------------------------------
 def inline(branches: tuple[ClosedJaxpr, ClosedJaxpr], pred: Any, vals: list, codes: tuple,
-           n_res: tuple[int, int]) -> tuple[list, list, tuple]:
+           n_res: tuple[int, int], into: list | None = None) -> tuple[list, list, tuple]:
     """Both traced branches run without a conditional, every write gated: the true branch
     where ``pred`` holds, then the false branch, on what the first left, where it does not.
     A carried value that each branch writes once, in regions of one shape
@@ -163,7 +186,9 @@ def inline(branches: tuple[ClosedJaxpr, ClosedJaxpr], pred: Any, vals: list, cod
     false_j, w_f = _deferred(branches[1], singles[1], late, len(codes))
     v1, r1, c1 = call(true_j, pred, vals, codes, n_res[0] + w_t)
     outs, r2, codes = call(false_j, ~pred, v1, c1, n_res[1] + w_f)
-    res = [lax.select(pred, a, b) for a, b in zip(r1[:n_res[0]], r2[:n_res[1]])]
+    res = [lax.select(pred, a, b) if d is None else lax.select(
+        pred, lax.convert_element_type(a, d), lax.convert_element_type(b, d))
+        for a, b, d in zip(r1[:n_res[0]], r2[:n_res[1]], into or [None] * n_res[0])]
     w1, w2 = r1[n_res[0]:], r2[n_res[1]:]
     for k in late:
         outs[k], w1, w2 = _merged_write(pred, outs[k], singles[0][k], w1, singles[1][k], w2)

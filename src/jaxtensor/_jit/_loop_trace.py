@@ -452,17 +452,14 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
             traced.append((closed, n_res))
             met.extend(m)
         (true_j, n_t), (false_j, n_f) = traced
-        tree, is_t = shapes[-1]
-        if (tree, is_t) != shapes[-2]:
-            raise TypeError("cond(): true_fun and false_fun must return the same structure "
-                            f"(got {shapes[-2][0]} and {tree})")
-        _branches.check_results(true_j, false_j, n_vals, n_t)
+        tree, is_t = _joined(shapes)
+        into = _branches.check_results(true_j, false_j, n_vals, n_t)
         if _branches.inline_ok([true_j, false_j], n_vals):
             outs, res, codes = _branches.inline((true_j, false_j), pred, vals, codes,
-                                                (n_t, n_f))
+                                                (n_t, n_f), into)
         else:
             def branch(closed: Any, n: int) -> Callable:
-                return lambda state: _branches.call(closed, jnp.bool_(True), *state, n)
+                return lambda state: _branches.call(closed, jnp.bool_(True), *state, n, into)
 
             outs, res, codes = lax.cond(pred, branch(true_j, n_t), branch(false_j, n_f),
                                         (vals, codes))
@@ -474,6 +471,7 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
 def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
               operands: tuple) -> Any:
     shapes: list = []
+    into: list = []
 
     def build(carry: _Carry) -> tuple:
         met: list = []
@@ -484,8 +482,10 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
                     with in_branch(pred, taken):
                         out = fn(*operands)
                     arrays, tree, is_t = _to_arrays(out)
-                    shapes.append((tree, is_t))
-                    return [jnp.asarray(a) for a in arrays]
+                    arrays = [jnp.asarray(a) for a in arrays]
+                    shapes.append((tree, is_t, [_struct(a) for a in arrays]))
+                    return [a if d is None or a.dtype == d else lax.convert_element_type(a, d)
+                            for a, d in zip(arrays, into or [None] * len(arrays))]
 
                 new, res, m, codes = carry.run(list(vals), call, carry.codes())
                 met.extend(m)
@@ -493,15 +493,47 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
 
             return run
 
-        outs, res, codes = lax.cond(pred, branch(true_fun, True), branch(false_fun, False),
-                                    carry.initial())
-        tree, is_t = shapes[-1]
-        if (tree, is_t) != shapes[-2]:
-            raise TypeError("cond(): true_fun and false_fun must return the same structure "
-                            f"(got {shapes[-2][0]} and {tree})")
+        try:
+            outs, res, codes = lax.cond(pred, branch(true_fun, True),
+                                        branch(false_fun, False), carry.initial())
+        except TypeError:
+            if len(shapes) < 2 or into:
+                raise
+            _joined(shapes)
+            # (a Python number in one branch, a Tensor in the other: both traced again,
+            # their results in the dtype both take)
+            pairs = list(zip(shapes[-2][2], shapes[-1][2]))
+            for a, b in pairs:
+                if a.shape != b.shape or (a.dtype != b.dtype and not (a.weak_type
+                                                                      or b.weak_type)):
+                    raise TypeError(
+                        "cond(): true_fun and false_fun must return values of the same "
+                        f"shapes and dtypes (got {_aval(a)} and {_aval(b)})") from None
+            into[:] = [None if a.dtype == b.dtype else _branches.joined_dtype(a, b)
+                       for a, b in pairs]
+            if not any(into):
+                raise
+            outs, res, codes = lax.cond(pred, branch(true_fun, True),
+                                        branch(false_fun, False), carry.initial())
+        tree, is_t = _joined(shapes)
         return (outs, _from_arrays(list(res), tree, is_t), codes), met
 
     return _carried(t, build, (true_fun, false_fun), loop=False)
+
+
+def _joined(shapes: list) -> tuple[Any, list[bool]]:
+    """The structure of a ``cond``'s result, from its two branches' ``(structure, which
+    leaves are Tensors, ...)``: a leaf is a Tensor where either branch's is (the other's a
+    Python number of the branch's value)."""
+    (tree_a, is_a, *_), (tree_b, is_b, *_) = shapes[-2], shapes[-1]
+    if tree_a != tree_b:
+        raise TypeError("cond(): true_fun and false_fun must return the same structure "
+                        f"(got {tree_a} and {tree_b})")
+    return tree_b, [a or b for a, b in zip(is_a, is_b)]
+
+
+def _struct(a: Any) -> Any:
+    return jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=_weak(a))
 
 
 def _predicate(p: Any, who: str) -> Any:

@@ -1,0 +1,83 @@
+"""A ``jt.cond`` whose one branch returns a Tensor (or a JAX value) and the other a Python
+number: ``x[i] if x[i] > 0 else 0.0``. The result is a Tensor of the dtype the two take
+together (jaxtensor's rule for a Tensor and a Python number, ``where(c, x, 0.0)``'s), in a
+loop body at the top level, inside ``jaxtensor.jit`` with and without checks, under
+``vmap`` and ``grad`` (the branches as a conditional of their own there). It raised
+"must return the same structure (got PyTreeDef(*) and PyTreeDef(*))". Oracle: NumPy's
+elements chosen one by one, in that dtype."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import jaxtensor as jt
+
+pytestmark = pytest.mark.filterwarnings("ignore::jaxtensor.RecompileWarning")
+
+DTYPES = ["int8", "int32", "float32", "float64"]
+NUMBERS = [3, 0.5, -2]
+
+
+def _looped(x: jt.Tensor, number: Any, tensor_first: bool) -> jt.Tensor:
+    # (the result's dtype: a value written in another would be cast, and 0.5 into int8 seen)
+    out = jt.zeros(x.shape, dtype=jt.where(x > 0, x, number).dtype)
+
+    def body(i: Any) -> None:
+        take = (lambda: x[i]), (lambda: number)
+        out[i] = jt.cond(x[i] > 0, *(take if tensor_first else take[::-1]))
+
+    jt.fori_loop(0, x.shape[0], body)
+    return out
+
+
+HOW: dict[str, Callable[..., Any]] = {
+    "top level": _looped,
+    "jit": jt.jit(_looped, static_argnums=(1, 2)),
+    "jit unchecked": jt.jit(_looped, static_argnums=(1, 2), check_bounds=False),
+    "vmap": lambda x, n, first: jt.vmap(lambda v: jt.cond(
+        v > 0, *((lambda: v), (lambda: n))[::1 if first else -1]))(x),
+}
+
+
+@pytest.mark.parametrize("how", sorted(HOW))
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("number", NUMBERS)
+@pytest.mark.parametrize("tensor_first", [True, False])
+def test_a_number_in_one_branch_takes_the_tensors_dtype(how: str, dtype: str, number: Any,
+                                                       tensor_first: bool) -> None:
+    a = np.array([1, -2, 3, 0, 5], dtype)
+    x = jt.asarray(a)
+    got = HOW[how](x, number, tensor_first)
+    dt = jt.where(x > 0, x, number).dtype  # (jaxtensor's rule for a Tensor and a number)
+    pick = a > 0 if tensor_first else ~(a > 0)
+    want = np.where(pick, a.astype(dt), np.asarray(number).astype(dt))
+    if not tensor_first:
+        want = np.where(a > 0, np.asarray(number).astype(dt), a.astype(dt))
+    assert got.dtype == dt
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_the_gradient_goes_through_the_tensors_branch() -> None:
+    def loss(x: jt.Tensor) -> jt.Tensor:
+        out = jt.zeros(3)
+
+        def body(i: Any) -> None:
+            out[i] = jt.cond(x[i] > 0, lambda: x[i] * 2.0, lambda: 0.5)
+        jt.fori_loop(0, 3, body)
+        return (out * out).sum()
+
+    a = np.array([1.0, -2.0, 3.0])
+    np.testing.assert_array_equal(jt.grad(loss)(jt.asarray(a)).numpy(),
+                                  np.where(a > 0, 8.0 * a, 0.0))
+
+
+def test_shapes_that_differ_still_raise() -> None:
+    with pytest.raises(TypeError, match=r"same shapes and dtypes \(got float64\[\] and "
+                                        r"float64\[2\]\)"):
+        jt.vmap(lambda v: jt.cond(v > 0, lambda: v, lambda: jt.zeros(2)))(jt.ones(2))
+    with pytest.raises(TypeError, match="same shapes and dtypes"):
+        jt.jit(lambda x: jt.cond(x[0] > 0, lambda: 7, lambda: x))(jt.ones(2))
