@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _args
-from ._core import Tensor, _dtypes, _kernels
+from ._core import Tensor, _dtypes, _kernels, raised_later
 from ._manipulation import broadcast_shapes
 
 __all__ = [
@@ -33,15 +33,19 @@ def _arg_reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Ten
     if dt.kind == "c":
         raise TypeError(f"{name}() needs a real-valued Tensor, got {dt}")
     ax = None if axis is None else _args.normalize_axis(axis, v.ndim, f"{name}(): axis")
-    # (an empty result, from a zero-size axis not reduced, is fine: NumPy's rule)
-    if ax is None and v.size == 0:
-        raise ValueError(f"{name}() of an empty Tensor: there is no {name[3:]}imum")
-    if ax is not None and v.shape[ax] == 0:
-        raise ValueError(
-            f"{name}() along axis {ax} of size 0 (shape {v.shape}): there is no "
-            f"{name[3:]}imum")
     keep = bool(keepdims)
     idx = _dtypes.default_index
+    # (an empty result, from a zero-size axis not reduced, is fine: NumPy's rule)
+    if (v.size == 0 and ax is None) or (ax is not None and v.shape[ax] == 0):
+        e = ValueError(f"{name}() of an empty Tensor: there is no {name[3:]}imum" if ax is None
+                       else f"{name}() along axis {ax} of size 0 (shape {v.shape}): there is "
+                       f"no {name[3:]}imum")
+        if not raised_later(e):
+            raise e
+        axes = range(v.ndim) if ax is None else (ax,)
+        shape = tuple(1 if d in axes else n for d, n in enumerate(v.shape)
+                      if keep or d not in axes)
+        return Tensor._wrap(jnp.zeros(shape, idx))  # (where the code runs, it fails)
 
     def build() -> Any:
         def f(a: Any) -> Any:

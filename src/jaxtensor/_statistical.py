@@ -22,7 +22,7 @@ from jax import lax
 
 from . import _args
 from . import _elementwise_kernels as _ek
-from ._core import Tensor, _cache, _dtypes, _kernels, new_tensor
+from ._core import Tensor, _cache, _dtypes, _kernels, new_tensor, raised_later
 
 __all__ = [
     "cumulative_prod",
@@ -161,10 +161,11 @@ def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool, initial: Any = No
                          "identity), as in NumPy")
     if initial is None and (any(v.shape[a] == 0 for a in axes)
                             or (v.size == 0 and not axes and v.ndim == 0)):
-        raise ValueError(
-            f"{name}() over zero elements has no identity; reduce a non-empty Tensor or give "
-            "an initial value"
-        )
+        e = ValueError(f"{name}() over zero elements has no identity; reduce a non-empty "
+                       "Tensor or give an initial value")
+        if not raised_later(e):
+            raise e
+        initial = 0  # (where the code runs, it fails: a value of the result's shape)
     spread = multi_device() if isinstance(v, jax.core.Tracer) else _args.sharded(v)
     return _reduce(name, _extremum_kernel, x, axis, keepdims, where=where, initial=initial,
                    is_max=name == "max", spread=spread)

@@ -10,7 +10,7 @@ from ._cache import cache, clear_caches
 from ._config import X64
 from ._constants import device_constant, starts_array
 from ._conversion import as_device, asarray
-from ._context import JitTrace, check_traced, checked_later, current
+from ._context import JitTrace, check_traced, checked_later, current, raised_later
 from ._errors import LinAlgError
 from ._storage import Deferred, Storage, TracerLeakError, current_trace
 from ._storage import _layout as storage_layout
@@ -20,7 +20,7 @@ from ._view import View
 from ._weak import as_weak, strong, weak_argument, weak_number
 
 __all__ = [
-    "IDX", "Deferred", "JitTrace", "LinAlgError", "as_device", "asarray", "check_traced", "checked_later", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
+    "IDX", "Deferred", "JitTrace", "LinAlgError", "as_device", "asarray", "check_traced", "checked_later", "raised_later", "Storage", "Tensor", "TracerLeakError", "View", "X64", "cache",
     "clear_caches", "current", "element", "over", "current_trace", "device_constant", "new_tensor", "starts_array",
     "storage_layout", "WeakTensor", "as_weak", "strong", "weak_argument", "weak_number",
     # modules used as namespaces by the layers above

@@ -63,6 +63,10 @@ class JitTrace:
         """Check a traced single value assigned into an integer Tensor of ``dtype`` (NaN,
         infinity, out of range), as eager code checks a number."""
 
+    def check_reached(self, error: Exception) -> None:
+        """Make ``error`` (what eager code raises where the code traced now runs) a check
+        that fails where that code runs (:func:`raised_later`)."""
+
     def check_matrices(self, bad: Callable[[], Any], message: str, arg: str) -> None:
         """Check a stack of matrices as eager ``jaxtensor.linalg`` does: ``bad()`` (called
         only where the trace checks) is a traced bool per matrix of the stack (its batch
@@ -85,6 +89,19 @@ def checked_later(v: Any, dtype: Any) -> Any:
     from jax import lax
 
     return lax.convert_element_type(v, dtype)
+
+
+def raised_later(error: Exception) -> bool:
+    """Whether ``error`` (a ``ValueError`` eager code raises at this point, of shapes alone:
+    ``max`` over zero elements) fails where the code runs rather than now: in a
+    ``jaxtensor.jit`` trace that checks when its program runs (a loop body or ``cond``
+    branch, which may never run, as the Python loop of zero iterations raises nothing).
+    The caller then makes a value of its result's shape; else it raises now."""
+    jt = current.get()
+    if jt is None or not jt.checks_later():
+        return False
+    jt.check_reached(error)
+    return True
 
 
 def check_traced(i: Any, n: int, axis: int, fname: str | None = None) -> None:

@@ -113,7 +113,31 @@ class MatrixFailure:
         return LinAlgError(self.text.format(matrix_name(self.arg, np.unravel_index(v, self.shape))))
 
 
-Failure = IndexFailure | WindowFailure | ValueFailure | FloatFailure | MatrixFailure
+#: the errors a check made of an eager raise may be (``RaisedFailure``)
+_RAISED_KINDS: dict[str, type[Exception]] = {
+    "ValueError": ValueError, "IndexError": IndexError, "TypeError": TypeError}
+#: the checkify messages of those checks, and the class of each
+_RAISED: dict[str, str] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class RaisedFailure:
+    """What eager code raises where the code runs (``Trace.check_reached``)."""
+
+    kind: str  # the exception's class, by name (one of ``_RAISED_KINDS``)
+    text: str
+
+    def error(self, v: Any) -> Exception:
+        return _RAISED_KINDS[self.kind](self.text)
+
+    def checkify_message(self) -> str:
+        """The checkify form (braces doubled: a format), known to :func:`checkify_error`."""
+        _RAISED[self.text] = self.kind
+        return self.text.replace("{", "{{").replace("}", "}}")
+
+
+Failure = (IndexFailure | WindowFailure | ValueFailure | FloatFailure | MatrixFailure
+           | RaisedFailure)
 
 
 def value_message(failure: ValueFailure) -> str:
@@ -141,6 +165,9 @@ def checkify_error(err: Any) -> Exception | None:
     first = msg.split("\n")[0]
     suffix = " (`check` failed)"
     text = first[:-len(suffix)] if first.endswith(suffix) else first
+    kind = _RAISED.get(text)
+    if kind is not None:
+        return _RAISED_KINDS[kind](text)
     if text.startswith("cannot convert float"):
         return ValueError(text)
     if text.startswith("Python integer"):

@@ -29,6 +29,7 @@ from ._check_errors import (
     FloatFailure,
     IndexFailure,
     MatrixFailure,
+    RaisedFailure,
     ValueFailure,
     WindowFailure,
     message,
@@ -163,10 +164,35 @@ class Matrices(NamedTuple):
         return _checkify_matrices(self.bad(), self.message, self.arg)
 
 
+class Raised(NamedTuple):
+    """What eager code raises where the code being traced runs (``Trace.check_reached``):
+    a check that fails wherever that code runs."""
+
+    failure: RaisedFailure
+
+    def folded(self) -> list[tuple[Any, Any, Failure]]:
+        return [(lax.full((), True, np.bool_), lax.full((), 0, _IDX), self.failure)]
+
+    def checkify(self) -> Any:
+        text = self.failure.checkify_message()
+        fn = _RAISED_CHECKS.get(text)
+        if fn is None:  # (in a cached function: see _checkify_matrices)
+            def check(ok: Any) -> Any:
+                checkify.check(ok, text)
+                return ok
+
+            fn = _RAISED_CHECKS[text] = jax.jit(check)
+        return fn(lax.full((), False, np.bool_))
+
+
+_RAISED_CHECKS = cache("checkify raised checks", 256)
+
+
 index = functools.partial(tuple.__new__, Index)
 window = functools.partial(tuple.__new__, Window)
 value = functools.partial(tuple.__new__, Value)
 matrices = functools.partial(tuple.__new__, Matrices)
+raised = functools.partial(tuple.__new__, Raised)
 
 
 def _checker(key: tuple, make: Any) -> Any:

@@ -33,6 +33,7 @@ from .._core import JitTrace, Storage, TracerLeakError, current_trace
 from .._core._jax_private import EvalTrace
 from . import _check_kinds as ck
 from ._body_checks import BodyChecks
+from ._check_errors import RaisedFailure
 from ._modes import CHECKIFY_GATES as GATED
 from ._modes import CheckMode, behaviour, no_error_p
 
@@ -241,6 +242,10 @@ class Trace(JitTrace):
     def check_matrices(self, bad: Any, message: str, arg: str) -> None:
         """Check a stack of matrices (``JitTrace.check_matrices``, ``_check_kinds.Matrices``)."""
         self.checks.check(self, ck.matrices((bad, message, arg)))
+
+    def check_reached(self, error: Exception) -> None:
+        """``JitTrace.check_reached`` (``_check_kinds.Raised``)."""
+        self.checks.check(self, ck.raised((RaisedFailure(type(error).__name__, str(error)),)))
 
     def check(self, c: Any) -> None:
         """Make the check ``c`` of a call nested in this trace, in this trace's mode."""
