@@ -22,6 +22,7 @@ below the table.
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -383,14 +384,18 @@ def round(x: Tensor, /, decimals: int = 0) -> Tensor:  # noqa: A001 - the standa
     if d == 0:
         return _round_to_integer(x)
     x = tensor(x, "x", "round")
+    # (beyond float64's range the power is inf, as NumPy's: its result NaN for a float)
+    e = -d if d < 0 else d  # (``abs`` here is the namespace's)
+    scale = 10.0 ** e if e <= 308 else math.inf
     if x.dtype.kind in "fc":
         if d > 0:
-            return _round_to_integer(x * 10.0 ** d) / 10.0 ** d
-        return _round_to_integer(x / 10.0 ** -d) * 10.0 ** -d
+            return _round_to_integer(x * scale) / scale
+        return _round_to_integer(x / scale) * scale
     if d > 0 or x.dtype == np.bool_:  # (an integer has no decimals to round)
         return _round_to_integer(x)
-    unit = float(10 ** -d)
-    return (_round_to_integer(x / unit) * unit).astype(x.dtype)
+    if scale == math.inf:  # (to a unit beyond every integer: 0)
+        return x * 0
+    return (_round_to_integer(x / scale) * scale).astype(x.dtype)
 
 
 # -- written out ----------------------------------------------------------------------------

@@ -138,16 +138,11 @@ def _rdivmod(self: Tensor, other: Any) -> Any:
 def _round(self: Tensor, ndigits: int | None = None) -> Any:
     """``round(x)``: for a 0-D Tensor (what NumPy gives as a scalar) the Python int, or with
     ``ndigits`` a 0-D Tensor of ``x``'s dtype, as NumPy's scalars; for others ``round(x)``
-    as PyTorch's: ``jaxtensor.round`` (half to even) at ``ndigits`` decimals."""
-    if not self.ndim:
-        v = round(self.item(), ndigits)
-        return v if ndigits is None else asarray(v, dtype=self.dtype)
-    if ndigits is None or (ndigits >= 0 and self.dtype.kind not in "fc"):
-        return ew.round(self)
-    if self.dtype.kind in "fc":
-        return ew.round(self * 10.0 ** ndigits) / 10.0 ** ndigits
-    unit = 10.0 ** -ndigits  # (an integer Tensor to tens, hundreds, ...)
-    return _astype(ew.round(self / unit) * unit, self.dtype)
+    as PyTorch's: ``jaxtensor.round`` (half to even) at ``ndigits`` decimals, as NumPy
+    computes it (``round(x * 10**d) / 10**d``: ``round(x[0], 2)`` of 2.675 is 2.68)."""
+    if ndigits is None:
+        return round(self.item()) if not self.ndim else ew.round(self)
+    return ew.round(self, ndigits)
 
 
 # -- complex parts ---------------------------------------------------------------------------

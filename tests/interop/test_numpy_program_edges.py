@@ -53,6 +53,35 @@ def test_round_of_a_0d_tensor_is_numpys_round_of_a_scalar(dtype: str) -> None:
     np.testing.assert_allclose(round(x, 1).numpy(), np.round(vals, 1))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int16", "int64"])
+def test_round_with_ndigits_of_an_element_is_numpys(dtype: str) -> None:
+    """``round(x[i], nd)`` is NumPy's ``round`` of the scalar (``round(x * 10**nd) / 10**nd``
+    in the element's dtype: 2.675 to 2 places is 2.68), as ``jt.round(x, nd)`` of the array;
+    it was Python's ``round`` of the float (2.67)."""
+    rng = np.random.default_rng(len(dtype))
+    vals = np.concatenate([rng.standard_normal(40) * 100, [2.675, 0.125, -1.005, 12.5, 250]])
+    vals = vals.astype(dtype)
+    x = jt.asarray(vals)
+    for k in range(len(vals)):
+        for nd in (-2, -1, 1, 2, 3):
+            want, got = round(vals[k], nd), round(x[k], nd)
+            assert got.dtype == np.asarray(want).dtype and got.shape == (), (vals[k], nd)
+            np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"{vals[k]} {nd}")
+
+
+def test_round_to_more_decimals_than_a_float_holds_is_numpys() -> None:
+    """Beyond float64's range the power of ten is inf, as NumPy's: NaN for a float (it
+    raised Python's ``OverflowError``), 0 for an integer to a unit beyond it."""
+    with np.errstate(all="ignore"):
+        for d in (309, 400):
+            np.testing.assert_array_equal(jt.round(jt.asarray([1.5, -2.0]), d).numpy(),
+                                          np.round(np.array([1.5, -2.0]), d))
+        np.testing.assert_array_equal(jt.round(jt.asarray([1.5]), -400).numpy(),
+                                      np.round(np.array([1.5]), -400))
+    # (NumPy's integer is its cast of that NaN, INT64_MIN: the rounded value is 0)
+    assert jt.round(jt.asarray([5, -7]), -400).tolist() == [0, 0]
+
+
 def test_divmod_is_floor_division_and_remainder() -> None:
     a = np.array([7, -7, 5, 0], np.int64)
     x = jt.asarray(a)
