@@ -111,6 +111,14 @@ LINALG: dict[str, str] = {
     "cond": "jaxtensor.linalg.svdvals(x): its first value over its last",
 }
 
+#: ``numpy.fft``'s names ``jaxtensor.fft`` does not have
+FFT: dict[str, str] = {
+    "fft2": "jaxtensor.fft.fftn(x, axes=(-2, -1))",
+    "ifft2": "jaxtensor.fft.ifftn(x, axes=(-2, -1))",
+    "rfft2": "jaxtensor.fft.rfftn(x, axes=(-2, -1))",
+    "irfft2": "jaxtensor.fft.irfftn(x, axes=(-2, -1))",
+}
+
 #: ``numpy.ndarray``'s (and a few of PyTorch's) attributes a Tensor does not have
 TENSOR: dict[str, str] = {
     "copy": "jaxtensor.asarray(x, copy=True) (or copy.copy(x))",

@@ -22,7 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import _args
+from . import _args, _numpy_names
 from ._core import Tensor, _dtypes, _kernels
 
 __all__ = [
@@ -43,6 +43,12 @@ __all__ = [
 ]
 
 _NORMS = ("backward", "ortho", "forward")
+
+
+def __getattr__(name: str) -> object:
+    """``numpy.fft``'s names this module lacks say what to write instead."""
+    raise _numpy_names.missing("module 'jaxtensor.fft'", "jaxtensor.fft", _numpy_names.FFT,
+                               name)
 
 
 def _complex_of(dt: np.dtype) -> np.dtype:

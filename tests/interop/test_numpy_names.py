@@ -22,11 +22,12 @@ import jaxtensor as jt
 from jaxtensor import _numpy_names as names
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "migrating.md"
-TABLES = {"namespace": names.NAMESPACE, "linalg": names.LINALG, "tensor": names.TENSOR}
+TABLES = {"namespace": names.NAMESPACE, "linalg": names.LINALG, "fft": names.FFT,
+          "tensor": names.TENSOR}
 
 
 def _owner(table: str) -> Any:
-    return {"namespace": jt, "linalg": jt.linalg, "tensor": jt.ones((2, 2))}[table]
+    return {"namespace": jt, "linalg": jt.linalg, "fft": jt.fft, "tensor": jt.ones((2, 2))}[table]
 
 
 ALL = [(t, n) for t, tab in TABLES.items() for n in tab]
@@ -39,7 +40,8 @@ def test_missing_name_says_what_to_write(table: str, name: str) -> None:
     with pytest.raises(AttributeError) as info:
         getattr(owner, name)
     assert type(info.value) is AttributeError
-    who = {"namespace": "jaxtensor", "linalg": "jaxtensor.linalg", "tensor": "a Tensor"}[table]
+    who = {"namespace": "jaxtensor", "linalg": "jaxtensor.linalg", "fft": "jaxtensor.fft",
+           "tensor": "a Tensor"}[table]
     assert str(info.value) == f"{who} has no {name}; use {TABLES[table][name]}"
     assert info.value.name == name
 
@@ -156,6 +158,12 @@ EXAMPLES: dict[str, dict[str, tuple[str, str]]] = {
         "multi_dot": ("r = np.linalg.multi_dot([x, x, x])", "r = x @ x @ x"),
         "cond": ("r = np.linalg.cond(x)", "s = jt.linalg.svdvals(x); r = s[0] / s[-1]"),
     },
+    "fft": {
+        "fft2": ("r = np.fft.fft2(y3)", "r = jt.fft.fftn(y3, axes=(-2, -1))"),
+        "ifft2": ("r = np.fft.ifft2(y3)", "r = jt.fft.ifftn(y3, axes=(-2, -1))"),
+        "rfft2": ("r = np.fft.rfft2(y3)", "r = jt.fft.rfftn(y3, axes=(-2, -1))"),
+        "irfft2": ("r = np.fft.irfft2(y3)", "r = jt.fft.irfftn(y3, axes=(-2, -1))"),
+    },
     "tensor": {
         "copy": ("r = x.copy()", "r = jt.asarray(x, copy=True)"),
         "clone": ("r = x.copy()", "r = copy.copy(x)"),
@@ -226,7 +234,7 @@ def test_every_name_has_an_example() -> None:
                                   "__array_interface__", "__array_struct__"])
 def test_other_names_get_the_plain_error(name: str) -> None:
     for owner, text in ((jt, "module 'jaxtensor'"), (jt.linalg, "module 'jaxtensor.linalg'"),
-                        (jt.ones(2), "'Tensor' object")):
+                        (jt.fft, "module 'jaxtensor.fft'"), (jt.ones(2), "'Tensor' object")):
         assert not hasattr(owner, name)
         with pytest.raises(AttributeError) as info:
             getattr(owner, name)
@@ -243,8 +251,10 @@ def test_existing_names_are_untouched() -> None:
 
 def test_docs_show_exactly_these_tables() -> None:
     text = DOCS.read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `(jt\.linalg\.|jt\.|x\.)(\w+)` \| (.+?) \|$", text, re.M)
-    shown = {"jt.": {}, "jt.linalg.": {}, "x.": {}}
+    rows = re.findall(r"^\| `(jt\.linalg\.|jt\.fft\.|jt\.|x\.)(\w+)` \| (.+?) \|$", text,
+                      re.M)
+    shown = {"jt.": {}, "jt.linalg.": {}, "jt.fft.": {}, "x.": {}}
     for prefix, name, hint in rows:
         shown[prefix][name] = hint
-    assert shown == {"jt.": names.NAMESPACE, "jt.linalg.": names.LINALG, "x.": names.TENSOR}
+    assert shown == {"jt.": names.NAMESPACE, "jt.linalg.": names.LINALG, "jt.fft.": names.FFT,
+                     "x.": names.TENSOR}
