@@ -60,8 +60,9 @@ def _reduce(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool,
     axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
     keep = bool(keepdims)
     items = tuple(sorted(static.items()))
-    w = _args.where_mask(where, v, name)
-    i = _args.initial_value(initial, v.dtype if dt is None else dt, name)
+    w = None if where is None else _args.where_mask(where, v, name)
+    i = None if initial is None else _args.initial_value(initial, v.dtype if dt is None else dt,
+                                                         name)
     if w is None and i is None:
         def build() -> Any:
             def f(a: Any) -> Any:

@@ -50,7 +50,7 @@ def _logical(name: str, fn: Any, x: Tensor, axis: Any, keepdims: bool,
     v = _args.value(x, "x", name)
     axes = _args.normalize_axes(axis, v.ndim, f"{name}(): axis")
     keep = bool(keepdims)
-    w = _args.where_mask(where, v, name)
+    w = None if where is None else _args.where_mask(where, v, name)
     complex_input = jnp.issubdtype(v.dtype, jnp.complexfloating)
 
     def build() -> Any:
