@@ -33,7 +33,7 @@ import numpy as np
 from jax import lax
 from jax.extend.core import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, jaxpr_as_fun, jaxprs_in_params
 
-from .._core import _config, current_trace
+from .._core import _config, _dtypes, current_trace
 from . import _trace as jtr
 from . import _unfused
 from ._body_checks import select as select_failure
@@ -160,11 +160,12 @@ _NUMBERS = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
 
 def joined_dtype(x: Any, y: Any) -> Any:
     """The dtype two branch results (avals) take together, one or both weakly typed (a
-    Python number): what the other's dtype and a Python number of its kind promote to."""
-    def operand(v: Any) -> Any:
-        return _NUMBERS[np.dtype(v.dtype).kind] if v.weak_type else v.dtype
-
-    return jnp.result_type(operand(x), operand(y))
+    Python number): jaxtensor's dtype of the other's and a Python number of its kind
+    (``where(c, x, 0.5)``'s), or of two numbers the wider kind's."""
+    if x.weak_type and y.weak_type:
+        return max(x, y, key=lambda v: "biufc".index(np.dtype(v.dtype).kind)).dtype
+    strong, weak = (y, x) if x.weak_type else (x, y)
+    return _dtypes.scalar_result(np.dtype(strong.dtype), _NUMBERS[np.dtype(weak.dtype).kind])
 
 
 # -- the inlined conditional ----------------------------------------------------------------
