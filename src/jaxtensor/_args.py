@@ -256,12 +256,22 @@ def initial_value(initial: Any, dt: Any, fname: str) -> Any:
     a Tensor or a traced value is cast in the kernel. None where not given."""
     if initial is None:
         return None
+    dt = np.dtype(dt)
     if isinstance(initial, (Tensor, jax.Array, Tracer)):
         i = value(initial, "initial", fname)
+        # (a Python number passed to jaxtensor.jit, or a loop's: checked as the number)
+        weak = weak_scalar(initial.number() if initial.__class__ is WeakTensor else i)
+        if type(weak) is complex and dt.kind != "c":
+            raise TypeError(f"{fname}(): initial: a complex number does not fit {dt}")
+        check_weak(i, weak, dt)
     else:
         if np.ndim(initial):
             raise ValueError(f"{fname}(): initial must be a scalar, got shape "
                              f"{np.shape(initial)}")
+        if type(initial) is float and dt.kind in "iu" and not np.isfinite(initial):
+            # (as a traced number's check, and an assigned one's: one error for both)
+            raise ValueError(f"cannot convert float {initial} to integer: a Tensor of dtype "
+                             f"{dt} cannot hold NaN or infinity")
         try:
             return np.asarray(initial, dtype=dt)
         except OverflowError as exc:

@@ -7,6 +7,7 @@ truth value, as NumPy does."""
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -286,3 +287,34 @@ def test_where_takes_a_condition_of_any_dtype_as_numpy(dt: type) -> None:
         _check(got, want, f"jit where({cond!r})")
         _check(jt.where(jt.asarray(cond), 1.5, -2.0), np.where(cond, 1.5, -2.0),
                f"where({cond!r}, 1.5, -2.0)")
+
+
+_NUMBERS = [300, -1, 2**63 - 1, float("inf"), float("nan"), 1e300, 1j, 2.5, -0.0, 7, True]
+
+
+def _outcome_of(call: Any) -> Any:
+    try:
+        return np.asarray(call()).tolist()
+    except (OverflowError, ValueError, TypeError) as e:
+        return type(e)
+
+
+@pytest.mark.parametrize("fname", ["min", "max", "sum", "prod"])
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64"])
+def test_a_traced_number_as_initial_is_checked_as_eager_code_checks_it(fname: str,
+                                                                     dtype: str) -> None:
+    """A Python number passed to ``jaxtensor.jit`` (or read by a loop body) as ``initial``
+    raises what the number raises eagerly (it was cast unchecked: ``max(uint8,
+    initial=-1)`` was 255, ``sum(int8, initial=inf)`` a huge negative)."""
+    fn = getattr(jt, fname)
+    x = jt.asarray(np.array([5, 3, 2], dtype))
+    jitted = jt.jit(lambda x, n: fn(x, initial=n))
+    for n in _NUMBERS:
+        want = _outcome_of(lambda n=n: fn(x, initial=n))
+        assert _outcome_of(lambda n=n: jitted(x, n)) == want, n
+        out = jt.zeros((), dtype=fn(x).dtype)
+
+        def body(i: Any, n: Any = n, out: jt.Tensor = out) -> None:
+            out[...] = fn(x, initial=n)
+        got = _outcome_of(lambda body=body, out=out: (jt.fori_loop(0, 1, body), out)[1])
+        assert got == want, n

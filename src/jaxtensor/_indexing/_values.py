@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import Tensor, _dtypes, asarray, device_constant
+from .._core import Tensor, _dtypes, asarray, device_constant, raised_later
 from .._core import current as _current_jit
 
 Tracer = jax.core.Tracer
@@ -48,19 +48,22 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
     """
     t = type(value)
     if t is float or t is int or t is bool or t is complex:
+        e: Exception | None = None
         if t is complex and dtype.kind != "c":
-            raise _value_dtype_error(np.dtype(complex), dtype)
-        if t is float and dtype.kind in "iu" and not math.isfinite(value):
-            raise ValueError(
-                f"cannot convert float {value} to integer: a Tensor of dtype {dtype} cannot "
-                "hold NaN or infinity"
-            )
-        try:
-            return np.asarray(value, dtype=dtype)
-        except OverflowError:
-            if t is complex:
-                raise
-            raise OverflowError(f"Python integer {int(value)} out of bounds for {dtype}") from None
+            e = _value_dtype_error(np.dtype(complex), dtype)
+        elif t is float and dtype.kind in "iu" and not math.isfinite(value):
+            e = ValueError(f"cannot convert float {value} to integer: a Tensor of dtype {dtype} "
+                           "cannot hold NaN or infinity")
+        else:
+            try:
+                return np.asarray(value, dtype=dtype)
+            except OverflowError:
+                if t is complex:
+                    raise
+                e = OverflowError(f"Python integer {int(value)} out of bounds for {dtype}")
+        if raised_later(e):  # (in a body that may not run: a check where it runs)
+            return np.zeros((), dtype)
+        raise e
     if isinstance(value, Tensor):
         arr = value._value()
     elif isinstance(value, (jax.Array, Tracer)):

@@ -113,22 +113,19 @@ class MatrixFailure:
         return LinAlgError(self.text.format(matrix_name(self.arg, np.unravel_index(v, self.shape))))
 
 
-#: the errors a check made of an eager raise may be (``RaisedFailure``)
-_RAISED_KINDS: dict[str, type[Exception]] = {
-    "ValueError": ValueError, "IndexError": IndexError, "TypeError": TypeError}
-#: the checkify messages of those checks, and the class of each
-_RAISED: dict[str, str] = {}
+#: the checkify messages of checks made of an eager raise, and the class of each
+_RAISED: dict[str, type[Exception]] = {}
 
 
 @dataclass(frozen=True, slots=True)
 class RaisedFailure:
     """What eager code raises where the code runs (``Trace.check_reached``)."""
 
-    kind: str  # the exception's class, by name (one of ``_RAISED_KINDS``)
+    kind: type[Exception]  # the exception's class (a builtin's: made with its message)
     text: str
 
     def error(self, v: Any) -> Exception:
-        return _RAISED_KINDS[self.kind](self.text)
+        return self.kind(self.text)
 
     def checkify_message(self) -> str:
         """The checkify form (braces doubled: a format), known to :func:`checkify_error`."""
@@ -167,7 +164,7 @@ def checkify_error(err: Any) -> Exception | None:
     text = first[:-len(suffix)] if first.endswith(suffix) else first
     kind = _RAISED.get(text)
     if kind is not None:
-        return _RAISED_KINDS[kind](text)
+        return kind(text)
     if text.startswith("cannot convert float"):
         return ValueError(text)
     if text.startswith("Python integer"):

@@ -245,7 +245,7 @@ class Trace(JitTrace):
 
     def check_reached(self, error: Exception) -> None:
         """``JitTrace.check_reached`` (``_check_kinds.Raised``)."""
-        self.checks.check(self, ck.raised((RaisedFailure(type(error).__name__, str(error)),)))
+        self.checks.check(self, ck.raised((RaisedFailure(type(error), str(error)),)))
 
     def check(self, c: Any) -> None:
         """Make the check ``c`` of a call nested in this trace, in this trace's mode."""
