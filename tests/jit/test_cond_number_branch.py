@@ -81,3 +81,26 @@ def test_shapes_that_differ_still_raise() -> None:
         jt.vmap(lambda v: jt.cond(v > 0, lambda: v, lambda: jt.zeros(2)))(jt.ones(2))
     with pytest.raises(TypeError, match="same shapes and dtypes"):
         jt.jit(lambda x: jt.cond(x[0] > 0, lambda: 7, lambda: x))(jt.ones(2))
+
+
+def test_python_numbers_in_both_branches_are_a_traced_number() -> None:
+    """Two Python numbers give what ``jaxtensor.jit`` makes of a number passed to it (a
+    weakly typed Tensor: ``uint8 + cond(p, 3, 5)`` stays uint8), a bool a bool Tensor, and
+    a Python bool next to a Tensor takes the Tensor's dtype (it raised, or came back as a
+    64-bit JAX array)."""
+    u8 = jt.asarray(np.array([7, 9], np.uint8))
+    x16 = jt.asarray(np.array([1.5, 2.0], np.float16))
+    f = jt.jit(lambda x: x + jt.cond(x[0] > 0, lambda: 3, lambda: 5))
+    assert f(u8).dtype == np.uint8 and f(u8).tolist() == [10, 12]
+    g = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: 2.5, lambda: 1.0) * x)
+    assert isinstance(g(x16), jt.Tensor) and g(x16).dtype == np.float16
+    h = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: x[1], lambda: True))
+    assert h(x16).dtype == np.float16 and float(h(x16)) == 2.0
+    assert h(-x16).dtype == np.float16 and float(h(-x16)) == 1.0
+    b = jt.jit(lambda x: jt.cond(x[0] > 0, lambda: True, lambda: False))
+    assert isinstance(b(x16), jt.Tensor) and b(x16).dtype == np.bool_ and bool(b(x16))
+
+    def body(i: Any) -> None:
+        u8[...] %= jt.cond(u8[0] > 0, lambda: 3, lambda: 5)
+    jt.fori_loop(0, 1, body)
+    assert u8.tolist() == [1, 0] and u8.dtype == np.uint8

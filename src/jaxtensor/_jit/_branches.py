@@ -140,18 +140,22 @@ def _work(jaxpr: Jaxpr) -> float:
     return total
 
 
-def check_results(a: ClosedJaxpr, b: ClosedJaxpr, n_vals: int, n_res: int) -> list:
-    """The dtype each result of both branches takes: None where they agree, their promoted
-    dtype where one is weakly typed (a Python number: ``x[i] if c else 0.0``); TypeError
-    where the branches' results differ in shape or in the dtype of a Tensor, as
-    ``lax.cond`` refuses them."""
+def check_results(a: list, b: list) -> list:
+    """The dtype each result of both branches (their shapes and dtypes, weakly typed where
+    a Python number) takes: None where they agree, their joined dtype where one is a
+    Python number (``x[i] if c else 0.0``); TypeError where the branches' results differ in
+    shape or in the dtype of a Tensor, as ``lax.cond`` refuses them."""
     into: list = []
-    for x, y in zip(a.out_avals[n_vals:n_vals + n_res], b.out_avals[n_vals:n_vals + n_res]):
+    for x, y in zip(a, b):
         if x.shape != y.shape or (x.dtype != y.dtype and not (x.weak_type or y.weak_type)):
             raise TypeError("cond(): true_fun and false_fun must return values of the same "
-                            f"shapes and dtypes (got {x.str_short()} and {y.str_short()})")
+                            f"shapes and dtypes (got {_short(x)} and {_short(y)})")
         into.append(None if x.dtype == y.dtype else joined_dtype(x, y))
     return into
+
+
+def _short(v: Any) -> str:
+    return f"{np.dtype(v.dtype).name}{list(v.shape)}"
 
 
 #: a Python number of each kind, as JAX's promotion takes a weakly typed value

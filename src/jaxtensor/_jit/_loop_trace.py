@@ -444,16 +444,14 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
                         out = fn(*operands)
                 finally:
                     _RUNNING.reset(running)
-                arrays, tree, is_t = _to_arrays(out)
-                shapes.append((tree, is_t))
-                return [jnp.asarray(a) for a in arrays]
+                return _results(out, shapes, None)
 
             closed, m, n_res, n_vals = _branches.trace(carry, call, base, vals, codes)
             traced.append((closed, n_res))
             met.extend(m)
         (true_j, n_t), (false_j, n_f) = traced
-        tree, is_t = _joined(shapes)
-        into = _branches.check_results(true_j, false_j, n_vals, n_t)
+        tree, is_t, numbers = _joined(shapes)
+        into = _branches.check_results(shapes[-2][2], shapes[-1][2])
         if _branches.inline_ok([true_j, false_j], n_vals):
             outs, res, codes = _branches.inline((true_j, false_j), pred, vals, codes,
                                                 (n_t, n_f), into)
@@ -463,7 +461,7 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
 
             outs, res, codes = lax.cond(pred, branch(true_j, n_t), branch(false_j, n_f),
                                         (vals, codes))
-        return (outs, _from_arrays(list(res), tree, is_t), codes), met
+        return (outs, _cond_result(res, tree, is_t, numbers), codes), met
 
     return _carried(t, build, (true_fun, false_fun), loop=False)
 
@@ -481,11 +479,7 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
                 def call() -> Any:
                     with in_branch(pred, taken):
                         out = fn(*operands)
-                    arrays, tree, is_t = _to_arrays(out)
-                    arrays = [jnp.asarray(a) for a in arrays]
-                    shapes.append((tree, is_t, [_struct(a) for a in arrays]))
-                    return [a if d is None or a.dtype == d else lax.convert_element_type(a, d)
-                            for a, d in zip(arrays, into or [None] * len(arrays))]
+                    return _results(out, shapes, into)
 
                 new, res, m, codes = carry.run(list(vals), call, carry.codes())
                 met.extend(m)
@@ -502,38 +496,60 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
             _joined(shapes)
             # (a Python number in one branch, a Tensor in the other: both traced again,
             # their results in the dtype both take)
-            pairs = list(zip(shapes[-2][2], shapes[-1][2]))
-            for a, b in pairs:
-                if a.shape != b.shape or (a.dtype != b.dtype and not (a.weak_type
-                                                                      or b.weak_type)):
-                    raise TypeError(
-                        "cond(): true_fun and false_fun must return values of the same "
-                        f"shapes and dtypes (got {_aval(a)} and {_aval(b)})") from None
-            into[:] = [None if a.dtype == b.dtype else _branches.joined_dtype(a, b)
-                       for a, b in pairs]
+            into[:] = _branches.check_results(shapes[-2][2], shapes[-1][2])
             if not any(into):
                 raise
             outs, res, codes = lax.cond(pred, branch(true_fun, True),
                                         branch(false_fun, False), carry.initial())
-        tree, is_t = _joined(shapes)
-        return (outs, _from_arrays(list(res), tree, is_t), codes), met
+        tree, is_t, numbers = _joined(shapes)
+        return (outs, _cond_result(res, tree, is_t, numbers), codes), met
 
     return _carried(t, build, (true_fun, false_fun), loop=False)
 
 
-def _joined(shapes: list) -> tuple[Any, list[bool]]:
-    """The structure of a ``cond``'s result, from its two branches' ``(structure, which
-    leaves are Tensors, ...)``: a leaf is a Tensor where either branch's is (the other's a
-    Python number of the branch's value)."""
-    (tree_a, is_a, *_), (tree_b, is_b, *_) = shapes[-2], shapes[-1]
+def _results(out: Any, shapes: list, into: list | None) -> list:
+    """The arrays of a ``cond`` branch's result ``out`` (each in the dtype of ``into``, where
+    given), its description appended to ``shapes``: (structure, which leaves are Tensors,
+    each leaf's shape and dtype, weakly typed where it is a Python number (a bool too),
+    which leaves are Python numbers)."""
+    leaves, tree, is_t = _to_arrays(out)
+    numbers = [type(a) in _NUMBER_TYPES or (not k and _weak(a)) for a, k in zip(leaves, is_t)]
+    arrays = [jnp.asarray(a) for a in leaves]
+    shapes.append((tree, is_t, [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=n or _weak(a))
+                                for a, n in zip(arrays, numbers)], numbers))
+    return [a if d is None or a.dtype == d else lax.convert_element_type(a, d)
+            for a, d in zip(arrays, into or [None] * len(arrays))]
+
+
+_NUMBER_TYPES = (bool, int, float, complex)
+
+
+def _joined(shapes: list) -> tuple[Any, list[bool], list[bool]]:
+    """The structure of a ``cond``'s result, from its two branches' descriptions
+    (:func:`_results`), which of its leaves are Tensors (where either branch's is: the
+    other's a Python number of the branch's value) and which Python numbers (where both
+    are)."""
+    (tree_a, is_a, _, num_a), (tree_b, is_b, _, num_b) = shapes[-2], shapes[-1]
     if tree_a != tree_b:
         raise TypeError("cond(): true_fun and false_fun must return the same structure "
                         f"(got {tree_a} and {tree_b})")
-    return tree_b, [a or b for a, b in zip(is_a, is_b)]
+    return (tree_b, [a or b for a, b in zip(is_a, is_b)],
+            [a and b for a, b in zip(num_a, num_b)])
 
 
-def _struct(a: Any) -> Any:
-    return jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=_weak(a))
+def _cond_result(res: list, tree: Any, is_t: list[bool], numbers: list[bool]) -> Any:
+    """A ``cond``'s result: Tensors where a branch returned one; a traced Python number
+    (a ``WeakTensor``, a bool a Tensor) where both returned numbers, as ``jaxtensor.jit``
+    takes a number passed to it; JAX's arrays as they are."""
+    leaves = []
+    for a, k, n in zip(res, is_t, numbers):
+        if k or (n and a.dtype == np.bool_):
+            leaves.append(Tensor._wrap(a))
+        elif n:
+            leaves.append(as_weak(new_tensor(weak_cast(a, a.dtype))))
+        else:
+            leaves.append(a)
+    return jax.tree_util.tree_unflatten(tree, leaves)
 
 
 def _predicate(p: Any, who: str) -> Any:
