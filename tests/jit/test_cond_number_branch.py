@@ -104,3 +104,21 @@ def test_python_numbers_in_both_branches_are_a_traced_number() -> None:
         u8[...] %= jt.cond(u8[0] > 0, lambda: 3, lambda: 5)
     jt.fori_loop(0, 1, body)
     assert u8.tolist() == [1, 0] and u8.dtype == np.uint8
+
+
+@pytest.mark.parametrize("number", [300, -129, 2**63 - 1, 127, -128])
+def test_a_python_int_the_joined_dtype_cannot_hold_raises_as_where_does(number: int) -> None:
+    """``cond(p, lambda: x8[0], lambda: 300)``: the joined dtype is int8's, and 300 raises
+    ``where(p, x8[0], 300)``'s ``OverflowError`` (it wrapped to 44)."""
+    x8 = jt.asarray([1, 2], dtype=jt.int8)
+    try:
+        jt.where(x8[0] > 5, x8[0], number)
+        want: Any = None
+    except OverflowError:
+        want = OverflowError
+    f = jt.jit(lambda p, x: jt.cond(p > 0, lambda: x[0], lambda: number))
+    try:
+        got = f(jt.asarray(-1), x8)
+        assert want is None and int(got) == number
+    except OverflowError:
+        assert want is OverflowError

@@ -451,7 +451,7 @@ def _cond_traced(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callabl
             met.extend(m)
         (true_j, n_t), (false_j, n_f) = traced
         tree, is_t, numbers = _joined(shapes)
-        into = _branches.check_results(shapes[-2][2], shapes[-1][2])
+        into = _into(shapes)
         if _branches.inline_ok([true_j, false_j], n_vals):
             outs, res, codes = _branches.inline((true_j, false_j), pred, vals, codes,
                                                 (n_t, n_f), into)
@@ -496,7 +496,7 @@ def _cond_lax(t: jtr.Trace, pred: Any, true_fun: Callable, false_fun: Callable,
             _joined(shapes)
             # (a Python number in one branch, a Tensor in the other: both traced again,
             # their results in the dtype both take)
-            into[:] = _branches.check_results(shapes[-2][2], shapes[-1][2])
+            into[:] = _into(shapes)
             if not any(into):
                 raise
             outs, res, codes = lax.cond(pred, branch(true_fun, True),
@@ -516,7 +516,8 @@ def _results(out: Any, shapes: list, into: list | None) -> list:
     numbers = [type(a) in _NUMBER_TYPES or (not k and _weak(a)) for a, k in zip(leaves, is_t)]
     arrays = [jnp.asarray(a) for a in leaves]
     shapes.append((tree, is_t, [jax.ShapeDtypeStruct(a.shape, a.dtype, weak_type=n or _weak(a))
-                                for a, n in zip(arrays, numbers)], numbers))
+                                for a, n in zip(arrays, numbers)], numbers,
+                   [a if type(a) is int else None for a in leaves]))
     return [a if d is None or a.dtype == d else lax.convert_element_type(a, d)
             for a, d in zip(arrays, into or [None] * len(arrays))]
 
@@ -529,12 +530,28 @@ def _joined(shapes: list) -> tuple[Any, list[bool], list[bool]]:
     (:func:`_results`), which of its leaves are Tensors (where either branch's is: the
     other's a Python number of the branch's value) and which Python numbers (where both
     are)."""
-    (tree_a, is_a, _, num_a), (tree_b, is_b, _, num_b) = shapes[-2], shapes[-1]
+    (tree_a, is_a, _, num_a, _), (tree_b, is_b, _, num_b, _) = shapes[-2], shapes[-1]
     if tree_a != tree_b:
         raise TypeError("cond(): true_fun and false_fun must return the same structure "
                         f"(got {tree_a} and {tree_b})")
     return (tree_b, [a or b for a, b in zip(is_a, is_b)],
             [a and b for a, b in zip(num_a, num_b)])
+
+
+def _into(shapes: list) -> list:
+    """The dtype each result of a ``cond``'s two branches (:func:`_results`) takes
+    (``_branches.check_results``); a Python int of a branch the dtype cannot hold raises
+    ``OverflowError`` as ``where(c, x8, 300)`` does."""
+    into = _branches.check_results(shapes[-2][2], shapes[-1][2])
+    for k, d in enumerate(into):
+        if d is None or np.dtype(d).kind not in "iu":
+            continue
+        for desc in shapes[-2:]:
+            n = desc[4][k]
+            if n is not None and not np.iinfo(d).min <= n <= np.iinfo(d).max:
+                raise OverflowError(f"cond(): Python integer {n} out of bounds for "
+                                    f"{np.dtype(d)}, the dtype of the other branch's result")
+    return into
 
 
 def _cond_result(res: list, tree: Any, is_t: list[bool], numbers: list[bool]) -> Any:
