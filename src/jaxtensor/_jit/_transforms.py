@@ -387,6 +387,12 @@ def vmap(
         with _Checking(behaviour(CheckMode.CHECKIFY), closed=False) as c:
             try:
                 err, out = checked(*args, **kwargs)
+                if err.get() is not None and axis_name is None and not kwargs and _mappable(
+                        in_axes, out_axes, len(args)):
+                    # (the batched function reports a failing member, not the first, and
+                    # the checks of a branch a member does not take: the members one by one
+                    # fail as eager code does)
+                    err, out = one_by_one(*args)
             except ValueError as e:
                 # checkify takes no batched while loop (one whose condition the batch
                 # decides, a fori_loop's batched bound): the members one after another,
@@ -400,6 +406,13 @@ def vmap(
     return wrapped
 
 
+def _mappable(in_axes: Any, out_axes: Any, n: int) -> bool:
+    """Whether :func:`_members` takes these axes (an int or None per argument, an int out)."""
+    axes = in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * n
+    return (len(axes) == n and all(a is None or type(a) is int for a in axes)
+            and type(out_axes) is int)
+
+
 def _members(fun: Callable, in_axes: Any, out_axes: Any) -> Callable:
     """``fun`` mapped over the batch with ``lax.map`` (a loop over the members) where
     ``vmap`` would batch it: for ``in_axes`` an int or None per positional argument, and
@@ -407,8 +420,7 @@ def _members(fun: Callable, in_axes: Any, out_axes: Any) -> Callable:
 
     def run(*args: Any) -> Any:
         axes = in_axes if isinstance(in_axes, (tuple, list)) else (in_axes,) * len(args)
-        if len(axes) != len(args) or not all(a is None or type(a) is int for a in axes) or (
-                type(out_axes) is not int):
+        if not _mappable(in_axes, out_axes, len(args)):
             raise ValueError(
                 "jaxtensor.vmap: a while_loop whose condition the batch decides (or a "
                 "fori_loop with a batched bound) needs in_axes of an int or None per "
