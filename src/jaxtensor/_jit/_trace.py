@@ -374,8 +374,13 @@ class CheckedTrace(JitTrace):
         return [(st, v) for st, v in (self.closed or {}).items()
                 if (outer.owns(st) if outer is not None else isinstance(st.trace, EvalTrace))]
 
-    def _ok_so_far(self) -> None:
-        """Writes are not gated here (the batched function's writes are its own)."""
+    def _ok_so_far(self) -> Any:
+        """The gate of a ``jaxtensor.jit`` call nested here: none under ``vmap`` (the batched
+        function's writes are its own); under ``grad``/``vjp``/``jvp`` (``closed``) the error
+        state so far, as :meth:`update` gates the function's own writes (a write-back after
+        a failed check would reach a closed-over Tensor)."""
+        if GATED and self.checks and self.closed is not None:
+            return no_error_p.bind()
         return None
 
     def makes_checks(self) -> bool:
