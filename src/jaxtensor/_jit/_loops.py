@@ -441,12 +441,12 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     branches may write any Tensor they can reach.
 
     With a concrete ``pred`` (a Python bool, an eager 0-D Tensor) the branch simply runs,
-    as ``if`` would. With a traced one (inside ``jaxtensor.jit``, a loop body) both
+    as ``if`` would, and its result is returned as it is. With a traced one (inside ``jaxtensor.jit``, a loop body) both
     branches are traced into one ``lax.cond`` and the writes of the branch taken are
     kept. Operands are passed as they are (a Tensor operand is the caller's Tensor, not a
-    copy); both branches must return the same structure (a Python number where the other
-    returns a Tensor takes the dtype of both, as ``where(c, x, 0.0)``; Tensors come back as new
-    Tensors). See ``docs/loops.md``.
+    copy); both branches must return the same structure (with a traced ``pred``, a
+    Python number where the other returns a Tensor takes the dtype of both, as
+    ``where(c, x, 0.0)``; Tensors come back as new Tensors). See ``docs/loops.md``.
 
     Examples
     --------
