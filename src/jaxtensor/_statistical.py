@@ -174,14 +174,28 @@ def _extremum(name: str, x: Tensor, axis: Any, keepdims: bool, initial: Any = No
 
 def _extremum_kernel(a: Any, axes: tuple, keep: bool, is_max: bool, spread: bool,
                      w: Any = None, i: Any = None) -> Any:
-    """The max (``is_max``) or min over ``axes``, of the elements ``w`` selects and ``i``."""
+    """The max (``is_max``) or min over ``axes``, of the elements ``w`` selects and ``i``
+    (an element not selected is the reduction's identity, not ``i``, which would tie with
+    the result and take a share of its gradient: ``jnp.max``'s gradient)."""
     if w is not None:
-        a = jnp.where(w, a, i)
+        a = jnp.where(w, a, _identity(a.dtype, is_max))
     if i is not None and any(a.shape[d] == 0 for d in axes):
         shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape) if keep or d not in axes)
         return jnp.broadcast_to(i, shape)
     r = extremum(jnp.max if is_max else jnp.min, a, axes, keep, spread=spread)
     return r if i is None else (jnp.maximum if is_max else jnp.minimum)(r, i)
+
+
+def _identity(dt: Any, is_max: bool) -> Any:
+    """The value no element of ``dt`` is below (``is_max``) or above: -inf/inf, or the
+    integer dtype's least or greatest."""
+    dt = np.dtype(dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return np.asarray(info.min if is_max else info.max, dt)
+    if dt == np.bool_:
+        return np.asarray(not is_max)
+    return np.asarray(-np.inf if is_max else np.inf, dt)
 
 
 def multi_device() -> bool:

@@ -318,3 +318,22 @@ def test_a_traced_number_as_initial_is_checked_as_eager_code_checks_it(fname: st
             out[...] = fn(x, initial=n)
         got = _outcome_of(lambda body=body, out=out: (jt.fori_loop(0, 1, body), out)[1])
         assert got == want, n
+
+
+@pytest.mark.parametrize("fname", ["max", "min"])
+def test_gradient_of_a_masked_extremum_that_ties_initial_is_jaxs(fname: str) -> None:
+    """An element not selected takes no share of the gradient where the extremum ties
+    ``initial`` (``jt.grad`` gave 0.25 where ``jax.grad`` gives 0.5)."""
+    import jax
+    import jax.numpy as jnp
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x = rng.choice([-1.0, 5.0, -3.0, 2.0], 5)
+        m = rng.random(5) < 0.6
+        init = float(rng.choice([-1.0, 2.0, 5.0]))
+        got = jt.grad(lambda t, m=m, init=init: getattr(jt, fname)(
+            t, where=jt.asarray(m), initial=init))(jt.asarray(x))
+        want = jax.grad(lambda t, m=m, init=init: getattr(jnp, fname)(
+            t, where=jnp.asarray(m), initial=init))(jnp.asarray(x))
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), err_msg=f"{x} {m} {init}")
