@@ -180,7 +180,8 @@ def test_a_first_call_given_elements_not_read_yet_compiles_its_program_once(how)
     traced and compiled a second program; the value lent to the first try was then held,
     so nothing was donated)."""
     warm, _ = jt.asarray([0.0, 0.0])  # (the element readers of this structure, compiled:
-    float(warm)  # two reads made together are computed by one kernel)
+    np.asarray(warm * 1.0)  # two reads made together are computed by one kernel; float()
+    # of an element reads host memory and compiles nothing)
     theta_np, y_np = np.array([0.5, 2.0]), np.array([1.0, 3.0])
     y = jt.asarray(y_np)
     a, b = jt.asarray(theta_np)
