@@ -102,23 +102,21 @@ def nan_matrices(a: Any) -> Any:
 def _raise_if_svd_failed(fname: str, bad: Any, arg: str = "x") -> None:
     """NumPy's ``LinAlgError`` of an SVD that did not converge, for the first matrix
     flagged by :func:`nan_matrices` (``bad``; None: not computed by an SVD)."""
-    if bad is None:
-        return
-    message = f"linalg.{fname}(): SVD did not converge: {{}} holds a NaN"
-    if isinstance(bad, jax.core.Tracer):
-        _check_traced(lambda: bad, message, arg)
-        return
-    flagged = _failed_matrices(bad)
-    if flagged is not None:
-        raise LinAlgError(message.format(_which(flagged[0], arg)))
+    if bad is not None:
+        _raise_first(bad, f"linalg.{fname}(): SVD did not converge: {{}} holds a NaN", arg)
 
 
 def _raise_if_not_positive_definite(failed: Any) -> None:
     """``LinAlgError`` for the first matrix flagged by ``cholesky``'s kernel."""
-    message = "linalg.cholesky(): {} is not positive definite"
-    if isinstance(failed, jax.core.Tracer):
-        _check_traced(lambda: failed, message, "x")
+    _raise_first(failed, "linalg.cholesky(): {} is not positive definite", "x")
+
+
+def _raise_first(flags: Any, message: str, arg: str) -> None:
+    """``LinAlgError(message)`` naming the first matrix ``flags`` sets: eagerly now, traced
+    by the running trace's checks."""
+    if isinstance(flags, jax.core.Tracer):
+        _check_traced(lambda: flags, message, arg)
         return
-    flagged = _failed_matrices(failed)
+    flagged = _failed_matrices(flags)
     if flagged is not None:
-        raise LinAlgError(message.format(_which(flagged[0])))
+        raise LinAlgError(message.format(_which(flagged[0], arg)))
