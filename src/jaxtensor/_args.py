@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ._core import Tensor, WeakTensor, _dtypes, asarray, current, strong, weak_number
+from ._core._errors import nonfinite_error
 
 Tracer = jax.core.Tracer
 
@@ -270,8 +271,7 @@ def initial_value(initial: Any, dt: Any, fname: str) -> Any:
                              f"{np.shape(initial)}")
         if type(initial) is float and dt.kind in "iu" and not np.isfinite(initial):
             # (as a traced number's check, and an assigned one's: one error for both)
-            raise ValueError(f"cannot convert float {initial} to integer: a Tensor of dtype "
-                             f"{dt} cannot hold NaN or infinity")
+            raise nonfinite_error(initial, dt)
         try:
             return np.asarray(initial, dtype=dt)
         except OverflowError as exc:

@@ -44,6 +44,13 @@ def matrix_name(arg: str, index: Sequence[int]) -> str:
     return f"{arg}[{', '.join(map(str, index))}]" if len(index) else arg
 
 
+def nonfinite_error(v: object, dtype: object) -> ValueError:
+    """The error of a NaN or infinity (``v``, or its name) cast into the integer ``dtype``:
+    one for an assigned value, a reduction's ``initial`` and a compiled check's failure."""
+    return ValueError(f"cannot convert float {v} to integer: a Tensor of dtype {dtype} cannot "
+                      "hold NaN or infinity")
+
+
 def window_message(v: object, size: int, n: int, axis: int) -> str:
     """The message of a ``ds()`` window out of bounds, eagerly and where a compiled check
     fails (``{}`` for ``v``: a checkify format)."""

@@ -29,6 +29,7 @@ import numpy as np
 
 from .._core import Tensor, _dtypes, asarray, device_constant, raised_later
 from .._core import current as _current_jit
+from .._core._errors import nonfinite_error
 
 Tracer = jax.core.Tracer
 
@@ -52,8 +53,7 @@ def prepare_value(value: Any, dtype: np.dtype, target: tuple[int, ...]) -> Any:
         if t is complex and dtype.kind != "c":
             e = _value_dtype_error(np.dtype(complex), dtype)
         elif t is float and dtype.kind in "iu" and not math.isfinite(value):
-            e = ValueError(f"cannot convert float {value} to integer: a Tensor of dtype {dtype} "
-                           "cannot hold NaN or infinity")
+            e = nonfinite_error(value, dtype)
         else:
             try:
                 return np.asarray(value, dtype=dtype)

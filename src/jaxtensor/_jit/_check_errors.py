@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._core._config import X64
-from .._core._errors import LinAlgError, matrix_name, window_message
+from .._core._errors import LinAlgError, matrix_name, nonfinite_error, window_message
 
 #: bytes of the index dtype (an unsigned check's value wraps at its width)
 _IDX_SIZE = 8 if X64 else 4
@@ -35,8 +35,7 @@ def value_error(dtype: str, kind: str, v: Any) -> Exception:
     a NaN or infinity, reported as -1, 0, 1; "i" for an integer out of range)."""
     if kind == "f":
         name = _FLOAT_NAMES.get(int(v), v) if not isinstance(v, str) else v
-        return ValueError(f"cannot convert float {name} to integer: a Tensor of dtype {dtype} "
-                          "cannot hold NaN or infinity")
+        return nonfinite_error(name, dtype)
     return OverflowError(f"Python integer {v} out of bounds for {dtype}")
 
 
